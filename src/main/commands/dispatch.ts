@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { Engine } from '../engine';
+import { contract, isCommandName, type CommandName, type Contract, type OutputOf } from '../../shared/contract';
+import { CommandError } from '../../shared/errors';
+import { handlers } from './index';
+
+/** Turns a zod failure into one clear error naming the first offending field. */
+export function toCommandError(error: z.ZodError): CommandError {
+  const issue = error.issues[0];
+  if (!issue) return new CommandError('invalid_input', 'invalid input');
+  const unknownKey = issue.code === 'unrecognized_keys' ? (issue.keys as string[])[0] : undefined;
+  const field = [...issue.path.map(String), ...(unknownKey ? [unknownKey] : [])].join('.') || 'input';
+  const message = unknownKey ? 'is not a known field' : issue.message;
+  return new CommandError('invalid_input', `${field}: ${message}`, field);
+}
+
+export function parseInput<N extends CommandName>(name: N, raw: unknown): z.output<Contract[N]['input']> {
+  const parsed = contract[name].input.safeParse(raw ?? {});
+  if (!parsed.success) throw toCommandError(parsed.error);
+  return parsed.data as z.output<Contract[N]['input']>;
+}
+
+/**
+ * The one entry point every door calls: validate, run, check the output against the contract.
+ * A bad input throws before the handler runs, so it changes nothing.
+ */
+export async function dispatch<N extends CommandName>(
+  engine: Engine,
+  name: N | string,
+  raw: unknown,
+): Promise<OutputOf<Contract[N]>> {
+  if (!isCommandName(name)) throw new CommandError('not_found', `unknown command: ${name}`, 'command');
+  const input = parseInput(name, raw);
+  const handler = handlers[name] as (e: Engine, i: unknown) => unknown;
+  const output = await handler(engine, input);
+  const checked = contract[name].output.safeParse(output);
+  if (!checked.success) {
+    throw new CommandError('internal', `${name} produced output outside its contract: ${checked.error.message}`);
+  }
+  return checked.data as OutputOf<Contract[N]>;
+}

@@ -1,0 +1,57 @@
+import type { Handlers } from './types';
+import { factCommands } from '../../shared/commands/facts';
+import { writeTx } from '../store/db';
+import { getFact, listEvidence, recordFact } from '../store/facts';
+import { decodeCursor, listFacts } from '../store/fact-queries';
+import { getMessage } from '../store/messages';
+import { coerceScope, resolveScopes } from '../memory/scope';
+import { forgetFact } from '../memory/forget';
+import { normalizeWorkspacePath } from '../memory/workspace-path';
+import { invalid, notFound } from '../../shared/errors';
+
+export const factHandlers: Handlers<typeof factCommands> = {
+  'facts.list': (engine, input) => {
+    if (input.cursor && !decodeCursor(input.cursor)) throw invalid('cursor', 'is not a cursor returned by facts.list');
+    if (input.scopeKey !== undefined && !input.scope) throw invalid('scopeKey', 'needs scope as well');
+    const scopeKey =
+      input.scope === 'workspace' && input.scopeKey ? normalizeWorkspacePath(input.scopeKey) : input.scopeKey;
+    return listFacts(engine.db, { ...input, scopeKey });
+  },
+
+  'facts.get': (engine, { factId }) => {
+    const fact = getFact(engine.db, factId);
+    if (!fact) throw notFound('fact', factId, 'factId');
+    return { ...fact, evidence: listEvidence(engine.db, factId) };
+  },
+
+  'facts.add': (engine, input) =>
+    writeTx(engine.db, () => {
+      const scopes = resolveScopes(engine.db, input.sessionId);
+      if (input.messageId) {
+        const message = getMessage(engine.db, input.messageId);
+        if (!message) throw notFound('message', input.messageId, 'messageId');
+        if (message.sessionId !== input.sessionId) throw invalid('messageId', 'belongs to another session');
+      }
+      // Evidence always names the owner: a team member's observation supports its lead's context.
+      return recordFact(
+        engine.db,
+        {
+          text: input.text,
+          kind: input.kind,
+          confidence: input.confidence,
+          origin: 'manual',
+          target: coerceScope(scopes, input.scope, input.kind),
+          sessionId: input.sessionId,
+          messageId: input.messageId ?? null,
+        },
+        engine.clock.now(),
+      );
+    }),
+
+  'facts.delete': (engine, { factId, dryRun }) => forgetFact(engine.db, factId, { dryRun }),
+
+  'scopes.resolve': (engine, { sessionId }) => {
+    const s = resolveScopes(engine.db, sessionId);
+    return { sessionId: s.session.id, ownerSessionId: s.owner.id, visible: s.visible };
+  },
+};

@@ -1,0 +1,121 @@
+import type { Handlers } from './types';
+import { sessionCommands } from '../../shared/commands/sessions';
+import { writeTx } from '../store/db';
+import { getSession, insertSession, listSessions } from '../store/sessions';
+import { appendMessage, listMessages } from '../store/messages';
+import { decodeCursor } from '../store/fact-queries';
+import { forgetSession } from '../memory/forget';
+import { normalizeWorkspacePath } from '../memory/workspace-path';
+import { CommandError, invalid, notFound } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import type { SessionRecord } from '../../shared/schemas';
+
+const countMessages = (engine: Parameters<Handlers<typeof sessionCommands>['sessions.get']>[0], id: string) =>
+  (engine.db.prepare('SELECT count(*) AS n FROM session_messages WHERE session_id = ?').get(id) as { n: number }).n;
+
+export const sessionHandlers: Handlers<typeof sessionCommands> = {
+  'sessions.create': (engine, input) => {
+    const now = engine.clock.now();
+    const workspace = input.workspace === undefined ? null : normalizeWorkspacePath(input.workspace);
+    return writeTx(engine.db, () => {
+      const id = input.id ?? newId();
+      if (getSession(engine.db, id)) throw new CommandError('conflict', `session already exists: ${id}`, 'id');
+      let context = { projectId: input.projectId ?? null, workspace, folderId: input.folderId ?? null };
+      let parentSessionId: string | null = null;
+      if (input.kind === 'top-level') {
+        if (input.parentSessionId) throw invalid('parentSessionId', 'a top-level session has no parent');
+      } else {
+        if (!input.parentSessionId) throw invalid('parentSessionId', `a ${input.kind} session needs its parent session`);
+        const parent = getSession(engine.db, input.parentSessionId);
+        if (!parent) throw notFound('session', input.parentSessionId, 'parentSessionId');
+        // A team member or side chat lives in its parent's context; a different one is a mistake.
+        for (const [field, value] of Object.entries(context) as [keyof typeof context, string | null][]) {
+          if (value !== null && value !== parent[field]) {
+            throw invalid(field, `a ${input.kind} session shares its parent's ${field}; leave it out`);
+          }
+        }
+        context = { projectId: parent.projectId, workspace: parent.workspace, folderId: parent.folderId };
+        parentSessionId = parent.id;
+      }
+      const session: SessionRecord = {
+        id,
+        kind: input.kind,
+        parentSessionId,
+        ...context,
+        agentName: input.agentName ?? null,
+        title: input.title ?? null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      insertSession(engine.db, session);
+      return session;
+    });
+  },
+
+  'sessions.list': (engine, input) => {
+    let before: { createdAt: number; id: string } | undefined;
+    if (input.cursor) {
+      const c = decodeCursor(input.cursor);
+      if (!c) throw invalid('cursor', 'is not a cursor returned by sessions.list');
+      before = { createdAt: c[0], id: c[1] };
+    }
+    const rows = listSessions(engine.db, {
+      kind: input.kind,
+      projectId: input.projectId,
+      workspace: input.workspace === undefined ? undefined : normalizeWorkspacePath(input.workspace),
+      folderId: input.folderId,
+      before,
+      limit: input.limit + 1,
+    });
+    const page = rows.slice(0, input.limit);
+    const last = page[page.length - 1];
+    return {
+      sessions: page.map((s) => ({ ...s, messageCount: countMessages(engine, s.id) })),
+      nextCursor:
+        rows.length > input.limit && last
+          ? Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url')
+          : null,
+    };
+  },
+
+  'sessions.get': (engine, { sessionId }) => {
+    const session = getSession(engine.db, sessionId);
+    if (!session) throw notFound('session', sessionId, 'sessionId');
+    const factCount = (
+      engine.db
+        .prepare('SELECT count(DISTINCT fact_id) AS n FROM memory_fact_evidence WHERE session_id = ?')
+        .get(sessionId) as { n: number }
+    ).n;
+    const children = (
+      engine.db.prepare('SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY created_at').all(sessionId) as {
+        id: string;
+      }[]
+    ).map((r) => getSession(engine.db, r.id)!);
+    return { ...session, messageCount: countMessages(engine, sessionId), factCount, children };
+  },
+
+  'sessions.delete': (engine, { sessionId, dryRun }) => {
+    const report = forgetSession(engine.db, sessionId, { dryRun });
+    if (!dryRun) {
+      engine.events.emit('sessions-forgotten', { sessionIds: report.sessionIds });
+      engine.events.emit('facts-changed', { sessionIds: report.sessionIds });
+    }
+    return report;
+  },
+
+  'messages.add': (engine, input) =>
+    writeTx(engine.db, () => {
+      if (!getSession(engine.db, input.sessionId)) throw notFound('session', input.sessionId, 'sessionId');
+      return appendMessage(engine.db, { id: newId(), ...input }, engine.clock.now());
+    }),
+
+  'messages.list': (engine, input) => {
+    if (!getSession(engine.db, input.sessionId)) throw notFound('session', input.sessionId, 'sessionId');
+    const messages = listMessages(engine.db, { ...input, limit: input.limit + 1 });
+    const page = messages.slice(0, input.limit);
+    return {
+      messages: page,
+      nextAfterSeq: messages.length > input.limit ? (page[page.length - 1]?.seq ?? null) : null,
+    };
+  },
+};

@@ -1,0 +1,59 @@
+import { openWriter, type Db } from './store/db';
+import { ensureHome, type HomePaths } from './home';
+import { loadSettings, type Settings } from './settings';
+import { systemClock, type Clock } from '../shared/clock';
+import { EventHub } from './events';
+
+export interface EngineOptions {
+  home: string;
+  clock?: Clock;
+  /** Overrides settings.yaml, for tests. */
+  settings?: Settings;
+  /** better-sqlite3 binding for a non-Node runtime (the Electron shell). */
+  nativeBinding?: string;
+}
+
+/**
+ * The composition root: one data home, one writer connection, the services built on them.
+ * close() drains background work before the database closes.
+ */
+export interface Engine {
+  paths: HomePaths;
+  db: Db;
+  clock: Clock;
+  settings: Settings;
+  events: EventHub;
+  /** Registers work to finish (or give back) before the database closes; last registered runs first. */
+  onClose(fn: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export function openEngine(options: EngineOptions): Engine {
+  const paths = ensureHome(options.home);
+  const db = openWriter(paths.db, { nativeBinding: options.nativeBinding });
+  const settings = options.settings ?? loadSettings(paths.settings).settings;
+  const closers: (() => Promise<void> | void)[] = [];
+  let closed: Promise<void> | null = null;
+  const engine = {
+    paths,
+    db,
+    clock: options.clock ?? systemClock,
+    settings,
+    events: new EventHub(),
+    onClose: (fn) => void closers.push(fn),
+    close: () =>
+      (closed ??= (async () => {
+        for (const fn of closers.reverse()) {
+          try {
+            await fn();
+          } catch (e) {
+            console.error('evoflux: error while closing', e);
+          }
+        }
+        db.close();
+      })()),
+  } as Engine;
+  // Services: each is built on the engine above, subscribes to engine.events and registers its
+  // own closer with engine.onClose (closers run last-registered first, before the db closes).
+  return engine;
+}

@@ -1,0 +1,69 @@
+import { readFileSync, statSync } from 'node:fs';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+/**
+ * settings.yaml in the data home. Unknown keys are ignored; a value out of range is clamped by
+ * its schema's default. Every section is optional so an empty file is valid.
+ */
+export const settingsSchema = z.object({
+  extraction: z
+    .object({
+      enabled: z.boolean().default(true),
+      firstAfter: z.number().int().min(1).default(3),
+      every: z.number().int().min(1).default(10),
+      maxMessages: z.number().int().min(1).default(200),
+      maxInputChars: z.number().int().min(1000).default(12_000),
+    })
+    .prefault({}),
+  llm: z
+    .object({
+      /** OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama. Empty = built-in defaults. */
+      baseUrl: z.string().default(''),
+      model: z.string().default(''),
+      /** Read from here or from EVOFLUX_LLM_API_KEY. */
+      apiKey: z.string().default(''),
+      timeoutMs: z.number().int().min(100).default(45_000),
+      maxRetries: z.number().int().min(0).max(5).default(2),
+    })
+    .prefault({}),
+  dream: z
+    .object({
+      enabled: z.boolean().default(false),
+      schedule: z.string().default('0 2 * * *'),
+      maxSourcesPerRun: z.number().int().min(1).default(20),
+      maxInputChars: z.number().int().min(1000).default(60_000),
+    })
+    .prefault({}),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const defaultSettings = (): Settings => settingsSchema.parse({});
+
+export interface LoadedSettings {
+  settings: Settings;
+  mtimeMs: number | null;
+  error: string | null;
+}
+
+/** A missing file gives defaults; a malformed one gives defaults plus the error, never a crash. */
+export function loadSettings(file: string): LoadedSettings {
+  let mtimeMs: number | null = null;
+  try {
+    mtimeMs = statSync(file).mtimeMs;
+  } catch {
+    return { settings: defaultSettings(), mtimeMs: null, error: null };
+  }
+  try {
+    const raw = parse(readFileSync(file, 'utf8')) ?? {};
+    const parsed = settingsSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { settings: defaultSettings(), mtimeMs, error: `${issue?.path.join('.')}: ${issue?.message}` };
+    }
+    return { settings: parsed.data, mtimeMs, error: null };
+  } catch (e) {
+    return { settings: defaultSettings(), mtimeMs, error: (e as Error).message };
+  }
+}

@@ -1,0 +1,58 @@
+import Database from 'better-sqlite3';
+import { migrate } from './migrate';
+
+export type Db = Database.Database;
+
+export interface OpenDatabaseOptions {
+  /** Path to a better-sqlite3 native binding built for another runtime (the Electron shell passes one). */
+  nativeBinding?: string;
+}
+
+let defaultNativeBinding: string | undefined;
+
+/** The Electron shell calls this once so every connection, writer or reader, loads the Electron-ABI binding. */
+export function setDefaultNativeBinding(path: string | undefined): void {
+  defaultNativeBinding = path;
+}
+
+function applyPragmas(db: Db): void {
+  db.pragma('busy_timeout = 5000');
+  // NORMAL in WAL mode keeps every committed transaction across a process crash; only an OS
+  // crash can lose the last few, which is the trade every desktop SQLite app makes.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+}
+
+/** The single writer connection: WAL, migrated to the latest schema. */
+export function openWriter(file: string, options: OpenDatabaseOptions = {}): Db {
+  const db = new Database(file, { nativeBinding: options.nativeBinding ?? defaultNativeBinding });
+  try {
+    db.pragma('journal_mode = WAL');
+    applyPragmas(db);
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** A read-lane connection for worker threads: read-only at the file and the query level. */
+export function openReader(file: string, options: OpenDatabaseOptions = {}): Db {
+  const db = new Database(file, {
+    readonly: true,
+    fileMustExist: true,
+    nativeBinding: options.nativeBinding ?? defaultNativeBinding,
+  });
+  applyPragmas(db);
+  db.pragma('query_only = ON');
+  return db;
+}
+
+/**
+ * Runs `fn` inside BEGIN IMMEDIATE so the write lock is taken up front: a busy database fails
+ * fast at BEGIN (after busy_timeout) instead of deadlocking halfway through a read-then-write.
+ */
+export function writeTx<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}

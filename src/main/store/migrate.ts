@@ -1,0 +1,40 @@
+import type Database from 'better-sqlite3';
+import { CommandError } from '../../shared/errors';
+import { migrations, type Migration } from './migrations';
+
+const latest = (list: Migration[]) => list.reduce((max, m) => Math.max(max, m.version), 0);
+
+/** Applies each pending migration once, each in its own transaction, recorded in schema_migrations. */
+export function migrate(db: Database.Database, list: Migration[] = migrations): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  const known = latest(list);
+  const newest = Math.max(0, ...applied);
+  if (newest > known) {
+    throw new CommandError(
+      'unavailable',
+      `memory.db has schema version ${newest} but this EvoFlux Memory only knows up to ${known}: ` +
+        'it was written by a newer version. Upgrade the app; the database was not touched.',
+    );
+  }
+  const ran: number[] = [];
+  for (const m of [...list].sort((a, b) => a.version - b.version)) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.up);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        Date.now(),
+      );
+    }).immediate();
+    ran.push(m.version);
+  }
+  return ran;
+}
+
+export const schemaVersion = (db: Database.Database): number =>
+  (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;

@@ -1,0 +1,14 @@
+import * as foundation from './001-foundation';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+/**
+ * Every schema change, in order. Append only: a shipped migration is never edited.
+ * Version ranges by area keep parallel work from colliding: 1-9 foundation, 10-19 extraction,
+ * 20-29 recall and search, 30-39 wiki and Dream, 40-49 doors.
+ */
+export const migrations: Migration[] = [{ version: 1, name: 'foundation', up: foundation.up }];

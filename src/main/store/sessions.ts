@@ -1,0 +1,87 @@
+import type { Db } from './db';
+import type { SessionKind } from '../../shared/domain';
+import type { SessionRecord } from '../../shared/schemas';
+
+interface SessionRow {
+  id: string;
+  kind: SessionKind;
+  parent_session_id: string | null;
+  project_id: string | null;
+  workspace: string | null;
+  folder_id: string | null;
+  agent_name: string | null;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const toSession = (r: SessionRow): SessionRecord => ({
+  id: r.id,
+  kind: r.kind,
+  parentSessionId: r.parent_session_id,
+  projectId: r.project_id,
+  workspace: r.workspace,
+  folderId: r.folder_id,
+  agentName: r.agent_name,
+  title: r.title,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export function getSession(db: Db, id: string): SessionRecord | undefined {
+  const row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  return row && toSession(row);
+}
+
+export function insertSession(db: Db, s: SessionRecord): void {
+  db.prepare(
+    `INSERT INTO sessions (id, kind, parent_session_id, project_id, workspace, folder_id, agent_name, title, created_at, updated_at)
+     VALUES (@id, @kind, @parentSessionId, @projectId, @workspace, @folderId, @agentName, @title, @createdAt, @updatedAt)`,
+  ).run(s);
+}
+
+export function touchSession(db: Db, id: string, at: number): void {
+  db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?').run(at, id);
+}
+
+export interface SessionListFilter {
+  kind?: SessionKind;
+  projectId?: string;
+  workspace?: string;
+  folderId?: string;
+  /** Keyset cursor: sessions created strictly before this (createdAt, id). */
+  before?: { createdAt: number; id: string };
+  limit: number;
+}
+
+/** Newest first, keyset-paginated. */
+export function listSessions(db: Db, f: SessionListFilter): SessionRecord[] {
+  const where: string[] = [];
+  const params: Record<string, unknown> = { limit: f.limit };
+  if (f.kind) (where.push('kind = @kind'), (params.kind = f.kind));
+  if (f.projectId) (where.push('project_id = @projectId'), (params.projectId = f.projectId));
+  if (f.workspace) (where.push('workspace = @workspace'), (params.workspace = f.workspace));
+  if (f.folderId) (where.push('folder_id = @folderId'), (params.folderId = f.folderId));
+  if (f.before) {
+    where.push('(created_at, id) < (@beforeAt, @beforeId)');
+    params.beforeAt = f.before.createdAt;
+    params.beforeId = f.before.id;
+  }
+  const sql = `SELECT * FROM sessions ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+               ORDER BY created_at DESC, id DESC LIMIT @limit`;
+  return (db.prepare(sql).all(params) as SessionRow[]).map(toSession);
+}
+
+/** The session and every session below it (team members, side chats), transitively. */
+export function sessionClosure(db: Db, id: string): string[] {
+  return (
+    db
+      .prepare(
+        `WITH RECURSIVE closure(id) AS (
+           SELECT id FROM sessions WHERE id = ?
+           UNION SELECT s.id FROM sessions s JOIN closure c ON s.parent_session_id = c.id)
+         SELECT id FROM closure`,
+      )
+      .all(id) as { id: string }[]
+  ).map((r) => r.id);
+}

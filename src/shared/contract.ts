@@ -1,0 +1,22 @@
+import { sessionCommands } from './commands/sessions';
+import { factCommands } from './commands/facts';
+import type { CommandSpec } from './commands/define';
+
+export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
+
+/**
+ * Every command of EvoFlux Memory, once. The IPC, HTTP, MCP and CLI doors are generated from
+ * this map and validate with these schemas; adding a command here (and its handler in
+ * src/main/commands/) is the only way to add a capability.
+ */
+export const contract = {
+  ...sessionCommands,
+  ...factCommands,
+} as const satisfies Record<string, CommandSpec>;
+
+export type Contract = typeof contract;
+export type CommandName = keyof Contract;
+
+export const commandNames = Object.keys(contract) as CommandName[];
+
+export const isCommandName = (name: string): name is CommandName => Object.hasOwn(contract, name);

@@ -1,0 +1,31 @@
+/** Vocabulary shared by the engine, every door and the renderer. */
+export const SCOPES = ['user', 'project', 'workspace', 'folder', 'session'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Order used when a requested scope is unavailable (reference C3: project first, session last). */
+export const FALLBACK_SCOPES = ['project', 'workspace', 'folder', 'session'] as const satisfies readonly Scope[];
+
+export const FACT_KINDS = ['preference', 'profile', 'decision', 'convention', 'constraint', 'fact'] as const;
+export type FactKind = (typeof FACT_KINDS)[number];
+
+/** Only these kinds may be user-global; every other kind is technical and stays local. */
+export const USER_SCOPE_KINDS: readonly FactKind[] = ['preference', 'profile'];
+
+export const CONFIDENCES = ['low', 'medium', 'high'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+export const CONFIDENCE_RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
+
+export const FACT_ORIGINS = ['manual', 'extraction', 'legacy_note'] as const;
+export type FactOrigin = (typeof FACT_ORIGINS)[number];
+
+export const SESSION_KINDS = ['top-level', 'team-member', 'side-chat'] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+export const MESSAGE_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/** Why a stored fact sits at another scope than the one asked for. */
+export const COERCION_REASONS = ['technical-kind-not-user', 'scope-unavailable'] as const;
+export type CoercionReason = (typeof COERCION_REASONS)[number];
+
+export const FACT_TEXT_MAX = 500;

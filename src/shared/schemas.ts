@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import {
+  COERCION_REASONS,
+  CONFIDENCES,
+  FACT_KINDS,
+  FACT_ORIGINS,
+  MESSAGE_ROLES,
+  SCOPES,
+  SESSION_KINDS,
+} from './domain';
+
+/** Records every door returns. Times are epoch milliseconds. */
+export const id = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+export const scope = z.enum(SCOPES);
+export const factKind = z.enum(FACT_KINDS);
+export const confidence = z.enum(CONFIDENCES);
+export const sessionKind = z.enum(SESSION_KINDS);
+export const messageRole = z.enum(MESSAGE_ROLES);
+export const epochMs = z.number().int();
+
+export const sessionRecord = z.object({
+  id: z.string(),
+  kind: sessionKind,
+  parentSessionId: z.string().nullable(),
+  projectId: z.string().nullable(),
+  workspace: z.string().nullable(),
+  folderId: z.string().nullable(),
+  agentName: z.string().nullable(),
+  title: z.string().nullable(),
+  createdAt: epochMs,
+  updatedAt: epochMs,
+});
+export type SessionRecord = z.infer<typeof sessionRecord>;
+
+export const messageRecord = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  seq: z.number().int(),
+  role: messageRole,
+  content: z.string(),
+  hidden: z.boolean(),
+  sideChatContext: z.boolean(),
+  toolCallRound: z.boolean(),
+  systemGenerated: z.boolean(),
+  isSummary: z.boolean(),
+  compacted: z.boolean(),
+  createdAt: epochMs,
+});
+export type MessageRecord = z.infer<typeof messageRecord>;
+
+export const scopeRef = z.object({ scope, key: z.string() });
+export type ScopeRef = z.infer<typeof scopeRef>;
+
+export const factRecord = z.object({
+  id: z.string(),
+  scope,
+  scopeKey: z.string(),
+  kind: factKind,
+  text: z.string(),
+  confidence,
+  reinforcement: z.number().int(),
+  origin: z.enum(FACT_ORIGINS),
+  requestedScope: scope.nullable(),
+  coercionReason: z.enum(COERCION_REASONS).nullable(),
+  firstSeenAt: epochMs,
+  lastSeenAt: epochMs,
+  updatedAt: epochMs,
+});
+export type FactRecord = z.infer<typeof factRecord>;
+
+export const evidenceRecord = z.object({
+  factId: z.string(),
+  sessionId: z.string(),
+  sessionTitle: z.string().nullable(),
+  messageId: z.string().nullable(),
+  messageSeq: z.number().int().nullable(),
+  messageExcerpt: z.string().nullable(),
+  createdAt: epochMs,
+  lastSeenAt: epochMs,
+});
+export type EvidenceRecord = z.infer<typeof evidenceRecord>;

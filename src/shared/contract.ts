@@ -1,5 +1,6 @@
 import { sessionCommands } from './commands/sessions';
 import { factCommands } from './commands/facts';
+import { agentCommands } from './commands/agent';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -12,6 +13,7 @@ export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/d
 export const contract = {
   ...sessionCommands,
   ...factCommands,
+  ...agentCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

@@ -1,6 +1,8 @@
 import type { CliCommand } from './framework';
 import { sessionCli } from './sessions';
 import { factCli } from './facts';
+import { mcpCli } from './mcp';
+import { serveCli } from './serve';
 
 /** Every CLI command; each area keeps its own list. */
-export const cliCommands: CliCommand[] = [...sessionCli, ...factCli];
+export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...mcpCli, ...serveCli];

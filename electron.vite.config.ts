@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * Three bundles: main (Node, CommonJS, engine included), preload (sandboxed, CommonJS, may only
+ * require 'electron') and the renderer (a plain web app, also served by `serve` over HTTP).
+ * Building needs no Electron binary; only `npm start` / `npm run dev` do.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      // Native and worker-thread friendly: keep runtime packages as real require()s from node_modules.
+      externalizeDeps: true,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].js' },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload cannot require anything but 'electron', so nothing may stay external.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].js', inlineDynamicImports: true },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      emptyOutDir: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,45 @@
+import type { CliCommand } from './framework';
+import { serveMcp } from '../api/mcp';
+import { startLongLivedServices } from '../api/long-lived';
+
+/**
+ * `evoflux-memory mcp`: stdout belongs to the protocol alone, so anything the engine or a
+ * library logs is sent to stderr while the server runs.
+ */
+function logsToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  Object.assign(console, { log: toStderr, info: toStderr, debug: toStderr });
+  return () => Object.assign(console, saved);
+}
+
+export const mcpCli: CliCommand[] = [
+  {
+    path: ['mcp'],
+    summary: 'serve the agent tools over MCP on stdio (for a local agent companion)',
+    usage: '[--schedule]  (--schedule also runs the Dream schedule in this process)',
+    options: { schedule: { type: 'boolean' } },
+    run: async (ctx, v) => {
+      const restore = logsToStderr();
+      const stopped = new AbortController();
+      const onSignal = () => stopped.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      ctx.signal.addEventListener('abort', onSignal, { once: true });
+      const engine = ctx.engine();
+      // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
+      const stopServices = v.schedule === true ? startLongLivedServices(engine) : async () => {};
+      try {
+        await serveMcp(engine, { signal: stopped.signal, log: ctx.err });
+      } finally {
+        await stopServices();
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        restore();
+        // A paused stdin would keep the process alive after the engine has closed.
+        process.stdin.destroy();
+      }
+      return null;
+    },
+  },
+];

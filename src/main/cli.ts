@@ -50,7 +50,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
   const found = findCommand(argv);
   if (!found) {
-    io.err(`${BIN}: unknown command "${argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ')}" (see ${BIN} --help)`);
+    const firstOption = argv.findIndex((a) => a.startsWith('-'));
+    const words = argv.slice(0, firstOption === -1 ? argv.length : firstOption).slice(0, 2);
+    io.err(`${BIN}: unknown command "${words.join(' ')}" (see ${BIN} --help)`);
     return 2;
   }
   const { command, rest } = found;

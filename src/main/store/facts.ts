@@ -65,13 +65,14 @@ const cache = new WeakMap<Db, Statements>();
 function prepare(db: Db) {
   return {
     find: db.prepare('SELECT * FROM memory_facts WHERE scope = ? AND scope_key = ? AND normalized_key = ?'),
+    // A new fact always arrives with its first supporting session, so it starts at reinforcement 1.
     insert: db.prepare(
       `INSERT INTO memory_facts (id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement, origin,
          requested_scope, coercion_reason, first_seen_at, last_seen_at, updated_at)
-       VALUES (@id, @scope, @scope_key, @kind, @text, @normalized_key, @confidence, 0, @origin,
-         @requested_scope, @coercion_reason, @now, @now, @now)`,
+       VALUES (@id, @scope, @scope_key, @kind, @text, @normalized_key, @confidence, 1, @origin,
+         @requested_scope, @coercion_reason, @now, @now, @now)
+       RETURNING *`,
     ),
-    raiseConfidence: db.prepare('UPDATE memory_facts SET confidence = ?, updated_at = ? WHERE id = ?'),
     evidence: db.prepare('SELECT message_id FROM memory_fact_evidence WHERE fact_id = ? AND session_id = ?'),
     insertEvidence: db.prepare(
       `INSERT INTO memory_fact_evidence (fact_id, session_id, message_id, created_at, last_seen_at)
@@ -81,10 +82,11 @@ function prepare(db: Db) {
       `UPDATE memory_fact_evidence SET last_seen_at = ?, message_id = COALESCE(message_id, ?)
        WHERE fact_id = ? AND session_id = ?`,
     ),
-    reinforce: db.prepare(
-      'UPDATE memory_facts SET reinforcement = reinforcement + 1, last_seen_at = ?, updated_at = ? WHERE id = ?',
+    observe: db.prepare(
+      `UPDATE memory_facts SET reinforcement = reinforcement + @reinforce, confidence = @confidence,
+         last_seen_at = @now, updated_at = CASE WHEN @reinforce = 1 OR confidence != @confidence THEN @now ELSE updated_at END
+       WHERE id = @id RETURNING *`,
     ),
-    seen: db.prepare('UPDATE memory_facts SET last_seen_at = ? WHERE id = ?'),
     byId: db.prepare('SELECT * FROM memory_facts WHERE id = ?'),
   };
 }
@@ -99,16 +101,15 @@ const statements = (db: Db): Statements => {
  * Get-or-create a fact in its scope and attach this session's evidence. Runs inside the
  * caller's write transaction. Reinforcement counts distinct supporting sessions: a new
  * session's evidence raises it by one, the same session again never does, and the exact same
- * evidence twice changes nothing at all.
+ * evidence twice changes nothing at all. Confidence only ever rises.
  */
 export function recordFact(db: Db, o: Observation, now: number): RecordResult {
   const st = statements(db);
   const text = normalizeFactText(o.text);
   const key = factKey(text);
-  let row = st.find.get(o.target.scope, o.target.key, key) as FactRow | undefined;
-  let created = false;
+  const row = st.find.get(o.target.scope, o.target.key, key) as FactRow | undefined;
   if (!row) {
-    st.insert.run({
+    const created = st.insert.get({
       id: newId(),
       scope: o.target.scope,
       scope_key: o.target.key,
@@ -120,27 +121,25 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
       requested_scope: o.target.coercion?.requested ?? null,
       coercion_reason: o.target.coercion?.reason ?? null,
       now,
-    });
-    row = st.find.get(o.target.scope, o.target.key, key) as FactRow;
-    created = true;
-  } else if (CONFIDENCE_RANK[o.confidence] > CONFIDENCE_RANK[row.confidence]) {
-    st.raiseConfidence.run(o.confidence, now, row.id);
+    }) as FactRow;
+    st.insertEvidence.run(created.id, o.sessionId, o.messageId, now, now);
+    return { fact: toFact(created), created: true, reinforced: false, unchanged: false };
   }
 
+  const confidence = CONFIDENCE_RANK[o.confidence] > CONFIDENCE_RANK[row.confidence] ? o.confidence : row.confidence;
   const existing = st.evidence.get(row.id, o.sessionId) as { message_id: string | null } | undefined;
-  let reinforced = false;
-  let unchanged = false;
   if (!existing) {
     st.insertEvidence.run(row.id, o.sessionId, o.messageId, now, now);
-    st.reinforce.run(now, now, row.id);
-    reinforced = !created;
-  } else if (existing.message_id === o.messageId || o.messageId === null) {
-    unchanged = CONFIDENCE_RANK[o.confidence] <= CONFIDENCE_RANK[row.confidence];
-  } else {
-    st.refreshEvidence.run(now, o.messageId, row.id, o.sessionId);
-    st.seen.run(now, row.id);
+    const updated = st.observe.get({ id: row.id, reinforce: 1, confidence, now }) as FactRow;
+    return { fact: toFact(updated), created: false, reinforced: true, unchanged: false };
   }
-  return { fact: toFact(st.byId.get(row.id) as FactRow), created, reinforced, unchanged };
+  const sameEvidence = existing.message_id === o.messageId || o.messageId === null;
+  if (sameEvidence && confidence === row.confidence) {
+    return { fact: toFact(row), created: false, reinforced: false, unchanged: true };
+  }
+  if (!sameEvidence) st.refreshEvidence.run(now, o.messageId, row.id, o.sessionId);
+  const updated = st.observe.get({ id: row.id, reinforce: 0, confidence, now }) as FactRow;
+  return { fact: toFact(updated), created: false, reinforced: false, unchanged: false };
 }
 
 export function getFact(db: Db, id: string): FactRecord | undefined {

@@ -1,0 +1,45 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BIN } from './cli';
+
+export interface McpSession {
+  client: Client;
+  /** Everything the server wrote to stderr (its logs). */
+  stderr(): string;
+  /** Calls a tool and returns its structured output; throws with the tool's error text on isError. */
+  call<T = any>(name: string, args: Record<string, unknown>): Promise<T>;
+  /** Calls a tool and returns the raw MCP result, errors included. */
+  raw(name: string, args: unknown): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** Spawns the real `evoflux-memory mcp --home DIR` and connects the SDK's own client to it. */
+export async function connectMcp(home: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--home', home, ...extraArgs],
+    env: { ...(process.env as Record<string, string>), EVOFLUX_HOME: '', ...(env as Record<string, string>) },
+    stderr: 'pipe',
+  });
+  let logs = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (logs += chunk.toString('utf8')));
+  const client = new Client({ name: 'evoflux-test', version: '0.0.0' });
+  await client.connect(transport);
+  const raw = (name: string, args: unknown) =>
+    client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult>;
+  return {
+    client,
+    stderr: () => logs,
+    raw,
+    call: async (name, args) => {
+      const r = await raw(name, args);
+      if (r.isError) throw new Error(`${name} failed: ${(r.content[0] as { text: string }).text}`);
+      return r.structuredContent as any;
+    },
+    close: () => client.close(),
+  };
+}
+
+export const errorText = (r: CallToolResult): string => (r.content[0] as { text: string }).text;
+export const errorMeta = (r: CallToolResult) => (r._meta?.['evoflux/error'] ?? null) as { code: string; field?: string; message: string } | null;

@@ -18,7 +18,11 @@ export function foldForKey(text: string): string {
     .trim();
 }
 
-/** sha256 hex of the folded text: the unique key of a fact within its scope. */
+/**
+ * The unique key of a fact within its scope: the first 128 bits of sha256 over the folded text,
+ * as hex. Half the full digest keeps the dedup index small (it is hit at random on every
+ * upsert) while a collision stays out of reach for any real store.
+ */
 export function factKey(text: string): string {
-  return createHash('sha256').update(foldForKey(text)).digest('hex');
+  return createHash('sha256').update(foldForKey(text)).digest('hex').slice(0, 32);
 }

@@ -43,7 +43,7 @@ CREATE TABLE memory_facts (
   scope_key       TEXT NOT NULL,                -- '' for the single user scope
   kind            TEXT NOT NULL CHECK (kind IN ('preference', 'profile', 'decision', 'convention', 'constraint', 'fact')),
   text            TEXT NOT NULL,
-  normalized_key  TEXT NOT NULL,                -- sha256 of the folded text
+  normalized_key  TEXT NOT NULL,                -- 128-bit sha256 prefix of the folded text (hex)
   confidence      TEXT NOT NULL DEFAULT 'medium' CHECK (confidence IN ('low', 'medium', 'high')),
   reinforcement   INTEGER NOT NULL DEFAULT 0,   -- distinct sessions with evidence
   status          TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active')),

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../../src/main/engine';
+import { dispatch } from '../../src/main/commands/dispatch';
+import { tempHome } from '../helpers/home';
+import { BIN } from '../helpers/cli';
+import { connectMcp } from '../helpers/mcp';
+
+const N_FACTS = 60;
+const N_APP_MESSAGES = 150;
+const N_CLI_MESSAGES = 5;
+
+/** One real `evoflux-memory` CLI process, asynchronously, so several overlap. */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, EVOFLUX_HOME: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const yieldToLoop = () => new Promise((r) => setImmediate(r));
+
+describe('several processes writing one home at once', () => {
+  const home = tempHome('evoflux-multi-');
+  afterAll(() => home.cleanup());
+
+  it('loses nothing and duplicates nothing: two MCP servers, CLI processes and an in-process app engine', async () => {
+    // The "desktop app": an engine in this process, writing while the children write.
+    const app = openEngine({ home: home.dir });
+    try {
+      const appSession = await dispatch(app, 'sessions.create', { projectId: 'shared', title: 'app' });
+      const cliSession = await dispatch(app, 'sessions.create', { projectId: 'shared', title: 'cli' });
+      const [a, b] = await Promise.all([connectMcp(home.dir), connectMcp(home.dir)]);
+      try {
+        const [sa, sb] = await Promise.all([
+          a.call('memory_create_session', { projectId: 'shared', title: 'companion A' }),
+          b.call('memory_create_session', { projectId: 'shared', title: 'companion B' }),
+        ]);
+
+        const companion = (mcp: typeof a, sessionId: string, tag: string) =>
+          Promise.all([
+            ...Array.from({ length: N_FACTS }, (_, i) =>
+              mcp.call('memory_remember', { sessionId, scope: 'project', kind: 'fact', text: `${tag} observation number ${i}` }),
+            ),
+            // The same fact from both companions: one row, reinforced by two sessions.
+            mcp.call('memory_remember', { sessionId, scope: 'project', kind: 'convention', text: 'Both teams use trunk based development' }),
+          ]);
+        const appWrites = (async () => {
+          for (let i = 0; i < N_APP_MESSAGES; i++) {
+            await dispatch(app, 'messages.add', { sessionId: appSession.id, role: i % 2 ? 'assistant' : 'user', content: `app message ${i}` });
+            await yieldToLoop();
+          }
+        })();
+        const cliWrites = Promise.all(
+          [0, 1].map(async (lane) => {
+            const results = [];
+            for (let i = 0; i < N_CLI_MESSAGES; i++) {
+              results.push(
+                await cli(['messages', 'add', '--home', home.dir, '--session', cliSession.id, '--role', 'user', `cli lane ${lane} message ${i}`]),
+              );
+            }
+            return results;
+          }),
+        );
+
+        const [ra, rb, , cliResults] = await Promise.all([companion(a, sa.id, 'A'), companion(b, sb.id, 'B'), appWrites, cliWrites]);
+        expect(ra).toHaveLength(N_FACTS + 1);
+        expect(rb).toHaveLength(N_FACTS + 1);
+        for (const r of cliResults.flat()) expect(r.code, r.stderr).toBe(0);
+
+        // Every write is there exactly once, read back by yet another connection.
+        const count = (sql: string, ...p: unknown[]) => (app.db.prepare(sql).get(...p) as { n: number }).n;
+        expect(count("SELECT count(*) AS n FROM memory_facts WHERE text LIKE 'A observation number %'")).toBe(N_FACTS);
+        expect(count("SELECT count(*) AS n FROM memory_facts WHERE text LIKE 'B observation number %'")).toBe(N_FACTS);
+        const shared = app.db
+          .prepare("SELECT id, reinforcement FROM memory_facts WHERE text = 'Both teams use trunk based development'")
+          .all() as { id: string; reinforcement: number }[];
+        expect(shared).toHaveLength(1);
+        expect(shared[0]!.reinforcement).toBe(2);
+        expect(count('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_id = ?', shared[0]!.id)).toBe(2);
+        expect(count('SELECT count(*) AS n FROM memory_facts')).toBe(2 * N_FACTS + 1);
+
+        for (const [sessionId, expected] of [
+          [appSession.id, N_APP_MESSAGES],
+          [cliSession.id, 2 * N_CLI_MESSAGES],
+        ] as const) {
+          const seqs = (
+            app.db.prepare('SELECT seq FROM session_messages WHERE session_id = ? ORDER BY seq').all(sessionId) as { seq: number }[]
+          ).map((r) => r.seq);
+          expect(seqs).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
+        }
+        // Each companion sees its own facts through its own process, and the other's in the shared project.
+        const listed = await a.call('memory_list_facts', { sessionId: sa.id, limit: 200 });
+        expect(listed.facts).toHaveLength(2 * N_FACTS + 1);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});

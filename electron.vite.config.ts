@@ -37,6 +37,7 @@ export default defineConfig({
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       emptyOutDir: true,
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },

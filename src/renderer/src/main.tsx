@@ -1,0 +1,18 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App } from './App';
+import { api } from './api/client';
+import { createQueryClient } from './queries';
+import './styles.css';
+
+// Choose the transport (and take the HTTP token out of the address bar) before anything renders.
+api();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={createQueryClient()}>
+      <App />
+    </QueryClientProvider>
+  </StrictMode>,
+);

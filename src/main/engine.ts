@@ -3,6 +3,8 @@ import { ensureHome, type HomePaths } from './home';
 import { loadSettings, type Settings } from './settings';
 import { systemClock, type Clock } from '../shared/clock';
 import { EventHub } from './events';
+import { ExtractionService } from './memory/extraction/service';
+import { LegacyImportService } from './memory/legacy-import';
 
 export interface EngineOptions {
   home: string;
@@ -23,6 +25,10 @@ export interface Engine {
   clock: Clock;
   settings: Settings;
   events: EventHub;
+  /** Cadence-driven background extraction, manual runs and retries. */
+  extraction: ExtractionService;
+  /** The one-time import of legacy extraction notes (also run by hand). */
+  legacyImport: LegacyImportService;
   /** Registers work to finish (or give back) before the database closes; last registered runs first. */
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -55,5 +61,7 @@ export function openEngine(options: EngineOptions): Engine {
   } as Engine;
   // Services: each is built on the engine above, subscribes to engine.events and registers its
   // own closer with engine.onClose (closers run last-registered first, before the db closes).
+  engine.extraction = new ExtractionService(engine).start();
+  engine.legacyImport = new LegacyImportService(engine).start({ auto: settings.extraction.legacyImportOnStartup });
   return engine;
 }

@@ -14,6 +14,21 @@ export const settingsSchema = z.object({
       every: z.number().int().min(1).default(10),
       maxMessages: z.number().int().min(1).default(200),
       maxInputChars: z.number().int().min(1000).default(12_000),
+      /** A claimed cursor is someone else's until this long after the claim (reference: 15 min). */
+      leaseMs: z.number().int().min(1000).default(15 * 60_000),
+      /** Failed cursors are retried after retryBaseMs * 2^(failures-1), at most retryMaxMs. */
+      retryBaseMs: z.number().int().min(0).default(60_000),
+      retryMaxMs: z.number().int().min(0).default(60 * 60_000),
+      /** How often a long-running process looks for failed cursors whose backoff has passed; 0 = never. */
+      retrySweepMs: z.number().int().min(0).default(60_000),
+      /** Shutdown waits this long for running extractions, then cancels them (they record "failed"). */
+      drainMs: z.number().int().min(0).default(10_000),
+      /** A backlog larger than one window is worked through in up to this many windows per run. */
+      maxWindowsPerRun: z.number().int().min(1).default(20),
+      /** Token cap of one LLM extraction reply. */
+      maxTokens: z.number().int().min(50).default(700),
+      /** Import legacy notes (<home>/wiki/notes) in the background on the first startup after upgrading. */
+      legacyImportOnStartup: z.boolean().default(true),
     })
     .prefault({}),
   llm: z

@@ -1,6 +1,7 @@
 import { sessionCommands } from './commands/sessions';
 import { factCommands } from './commands/facts';
 import { agentCommands } from './commands/agent';
+import { extractionCommands } from './commands/extraction';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -13,6 +14,7 @@ export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/d
 export const contract = {
   ...sessionCommands,
   ...factCommands,
+  ...extractionCommands,
   ...agentCommands,
 } as const satisfies Record<string, CommandSpec>;
 

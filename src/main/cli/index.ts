@@ -1,8 +1,9 @@
 import type { CliCommand } from './framework';
 import { sessionCli } from './sessions';
 import { factCli } from './facts';
+import { extractionCli } from './extraction';
 import { mcpCli } from './mcp';
 import { serveCli } from './serve';
 
 /** Every CLI command; each area keeps its own list. */
-export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...mcpCli, ...serveCli];
+export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...extractionCli, ...mcpCli, ...serveCli];

@@ -2,11 +2,13 @@ import type { Contract } from '../../shared/contract';
 import type { Handlers } from './types';
 import { sessionHandlers } from './sessions';
 import { factHandlers } from './facts';
+import { extractionHandlers } from './extraction';
 import { agentHandlers } from './agent';
 
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
   ...sessionHandlers,
   ...factHandlers,
+  ...extractionHandlers,
   ...agentHandlers,
 };

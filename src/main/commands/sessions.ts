@@ -103,11 +103,20 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
     return report;
   },
 
-  'messages.add': (engine, input) =>
-    writeTx(engine.db, () => {
-      if (!getSession(engine.db, input.sessionId)) throw notFound('session', input.sessionId, 'sessionId');
+  'messages.add': (engine, input) => {
+    let topLevel = false;
+    const message = writeTx(engine.db, () => {
+      const session = getSession(engine.db, input.sessionId);
+      if (!session) throw notFound('session', input.sessionId, 'sessionId');
+      topLevel = session.kind === 'top-level';
       return appendMessage(engine.db, { id: newId(), ...input }, engine.clock.now());
-    }),
+    });
+    // A completed lead response drives the extraction cadence, from this door as from turns.
+    const completed = message.role === 'assistant' && !message.toolCallRound && !message.hidden &&
+      !message.sideChatContext && !message.systemGenerated && message.content.trim().length > 0;
+    if (topLevel && completed) engine.events.emit('response-completed', { sessionId: message.sessionId, messageId: message.id });
+    return message;
+  },
 
   'messages.list': (engine, input) => {
     if (!getSession(engine.db, input.sessionId)) throw notFound('session', input.sessionId, 'sessionId');

@@ -1,4 +1,5 @@
 import * as foundation from './001-foundation';
+import * as extractionProgress from './010-extraction-progress';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,7 @@ export interface Migration {
  * Version ranges by area keep parallel work from colliding: 1-9 foundation, 10-19 extraction,
  * 20-29 recall and search, 30-39 wiki and Dream, 40-49 doors.
  */
-export const migrations: Migration[] = [{ version: 1, name: 'foundation', up: foundation.up }];
+export const migrations: Migration[] = [
+  { version: 1, name: 'foundation', up: foundation.up },
+  { version: 10, name: 'extraction-progress', up: extractionProgress.up },
+];

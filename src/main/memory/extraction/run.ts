@@ -1,0 +1,187 @@
+import { writeTx, type Db } from '../../store/db';
+import { recordFact } from '../../store/facts';
+import { resolveScopes } from '../scope';
+import { LlmError } from '../../llm/openai-client';
+import {
+  advanceCursor,
+  claimCursor,
+  failCursor,
+  holdsLease,
+  type Backoff,
+  type Cadence,
+  type Claim,
+  type ClaimRefusal,
+} from './cursor';
+import type { WindowBounds } from './transcript';
+import { validateCandidates } from './validate';
+import { MAX_CANDIDATES, ExtractorContractError, type Extractor, type TranscriptWindow } from './types';
+
+export interface RunDeps {
+  db: Db;
+  now(): number;
+  owner: string;
+  extractor: Extractor;
+  leaseMs: number;
+  bounds: WindowBounds;
+  backoff: Backoff;
+  maxWindows: number;
+  warn(message: string): void;
+}
+
+export type RunOutcome = 'stored' | 'nothing-new' | 'failed' | 'refused';
+
+export interface RunResult {
+  sessionId: string;
+  outcome: RunOutcome;
+  refusal: ClaimRefusal | null;
+  extractor: string;
+  windows: number;
+  messagesRead: number;
+  candidates: number;
+  factsStored: number;
+  factsCreated: number;
+  factsReinforced: number;
+  rejected: number;
+  rejections: Record<string, number>;
+  fromSeq: number;
+  cursorSeq: number;
+  /** More input is left after this run (it hit maxWindowsPerRun). */
+  behind: boolean;
+  error: string | null;
+}
+
+export const CANCELLED = 'cancelled during shutdown';
+
+/** The message a candidate is evidence from: its own if it is in the window, else the window's last reply. */
+function evidenceMessage(window: TranscriptWindow, messageId: string | null): string | null {
+  if (messageId && window.entries.some((e) => e.messageId === messageId)) return messageId;
+  const lastAssistant = [...window.entries].reverse().find((e) => e.role === 'assistant');
+  return lastAssistant?.messageId ?? window.entries[window.entries.length - 1]?.messageId ?? null;
+}
+
+function describeFailure(e: unknown, signal: AbortSignal): string {
+  if (signal.aborted || (e instanceof LlmError && e.kind === 'cancelled')) return CANCELLED;
+  if (e instanceof LlmError && e.kind === 'timeout') return `LLM timeout: ${e.message}`;
+  return (e as Error)?.message ?? String(e);
+}
+
+/**
+ * One extraction run for a top-level session: claim, then for each window extract, validate and
+ * store the facts with the cursor advance in one transaction. A failure leaves the cursor where
+ * the last committed window put it, retryable.
+ */
+export async function runExtraction(
+  deps: RunDeps,
+  sessionId: string,
+  options: { cadence: Cadence | null; signal: AbortSignal },
+): Promise<RunResult> {
+  const result: RunResult = {
+    sessionId,
+    outcome: 'nothing-new',
+    refusal: null,
+    extractor: deps.extractor.name,
+    windows: 0,
+    messagesRead: 0,
+    candidates: 0,
+    factsStored: 0,
+    factsCreated: 0,
+    factsReinforced: 0,
+    rejected: 0,
+    rejections: {},
+    fromSeq: 0,
+    cursorSeq: 0,
+    behind: false,
+    error: null,
+  };
+  if (options.signal.aborted) return { ...result, outcome: 'failed', error: CANCELLED };
+  const claimed = writeTx(deps.db, () =>
+    claimCursor(deps.db, {
+      sessionId,
+      owner: deps.owner,
+      now: deps.now(),
+      leaseMs: deps.leaseMs,
+      bounds: deps.bounds,
+      cadence: options.cadence,
+    }),
+  );
+  if ('refused' in claimed) return { ...result, outcome: 'refused', refusal: claimed };
+  let claim: Claim | null = claimed;
+  result.fromSeq = claim.window.entries[0]?.seq ?? claim.window.lastSeq;
+  result.cursorSeq = claim.window.lastSeq;
+
+  while (claim) {
+    const current: Claim = claim;
+    let candidates;
+    try {
+      if (options.signal.aborted) throw new Error(CANCELLED);
+      candidates = current.window.entries.length ? await deps.extractor.extract(current.window, options.signal) : [];
+      if (candidates.length > MAX_CANDIDATES) {
+        throw new ExtractorContractError(`extractor returned ${candidates.length} memories (at most ${MAX_CANDIDATES})`);
+      }
+    } catch (e) {
+      const error = describeFailure(e, options.signal);
+      writeTx(deps.db, () => failCursor(deps.db, current, error, deps.now(), error === CANCELLED ? null : deps.backoff));
+      return { ...result, outcome: 'failed', error };
+    }
+    result.windows++;
+    result.messagesRead += current.window.entries.length;
+    result.candidates += candidates.length;
+
+    const more = result.windows < deps.maxWindows ? { leaseMs: deps.leaseMs, bounds: deps.bounds } : null;
+    const committed = writeTx(deps.db, () => {
+      if (!holdsLease(deps.db, current)) return { lost: true as const };
+      const scopes = resolveScopes(deps.db, sessionId);
+      const { accepted, rejected } = validateCandidates(candidates, scopes);
+      const now = deps.now();
+      let created = 0;
+      let reinforced = 0;
+      for (const c of accepted) {
+        const r = recordFact(
+          deps.db,
+          {
+            text: c.text,
+            kind: c.kind,
+            confidence: c.confidence,
+            origin: 'extraction',
+            target: c.target,
+            sessionId: scopes.owner.id,
+            messageId: evidenceMessage(current.window, c.messageId),
+          },
+          now,
+        );
+        if (r.created) created++;
+        if (r.reinforced) reinforced++;
+      }
+      const next = advanceCursor(deps.db, current, {
+        factsStored: accepted.length,
+        rejected: rejected.length,
+        extractor: deps.extractor.name,
+        now,
+        next: more,
+      });
+      return { lost: false as const, accepted: accepted.length, rejected, created, reinforced, next };
+    });
+    if (committed.lost) {
+      return { ...result, outcome: 'failed', error: 'lease lost: another run reclaimed this cursor after it expired' };
+    }
+    result.factsStored += committed.accepted;
+    result.factsCreated += committed.created;
+    result.factsReinforced += committed.reinforced;
+    result.rejected += committed.rejected.length;
+    for (const r of committed.rejected) result.rejections[r.reason] = (result.rejections[r.reason] ?? 0) + 1;
+    if (committed.rejected.length) {
+      // Reasons only: a rejected candidate may be a secret, so its text is never logged.
+      const reasons = Object.entries(
+        committed.rejected.reduce<Record<string, number>>((acc, r) => ((acc[r.reason] = (acc[r.reason] ?? 0) + 1), acc), {}),
+      )
+        .map(([reason, n]) => `${reason} x${n}`)
+        .join(', ');
+      deps.warn(`extraction: session ${sessionId}: rejected ${committed.rejected.length} candidate(s): ${reasons}`);
+    }
+    result.cursorSeq = current.window.lastSeq;
+    result.behind = current.window.truncated && committed.next === null && !more;
+    claim = committed.next;
+  }
+  result.outcome = result.factsStored > 0 ? 'stored' : 'nothing-new';
+  return result;
+}

@@ -1,0 +1,77 @@
+import type { Db } from '../../store/db';
+import { COMPLETED_RESPONSE_SQL } from '../../store/messages';
+import { isDue, leaseIsLive, type Cadence, type CursorState } from './cursor';
+import { countPendingInput } from './transcript';
+
+export interface SessionExtractionStatus extends Omit<CursorState, 'status'> {
+  status: CursorState['status'] | 'never-run';
+  title: string | null;
+  completedResponses: number;
+  /** The cadence says a run is owed (a failed one waits for nextAttemptAt). */
+  due: boolean;
+  leaseLive: boolean;
+  /** Eligible messages after the cursor. */
+  pendingMessages: number;
+}
+
+interface Row {
+  id: string;
+  title: string | null;
+  responses: number;
+  state_session: string | null;
+}
+
+/**
+ * Every top-level session that has a cursor or at least one completed response, most recently
+ * active first: the cursor, status, lease, attempts, last error and next attempt.
+ */
+export function extractionStatus(
+  db: Db,
+  options: { sessionId?: string; limit: number; now: number; cadence: Cadence },
+  getState: (id: string) => CursorState | undefined,
+): SessionExtractionStatus[] {
+  const rows = db
+    .prepare(
+      `SELECT s.id, s.title,
+         (SELECT count(*) FROM session_messages m WHERE m.session_id = s.id AND ${COMPLETED_RESPONSE_SQL}) AS responses,
+         e.session_id AS state_session
+       FROM sessions s LEFT JOIN memory_extraction_states e ON e.session_id = s.id
+       WHERE s.kind = 'top-level' AND ${
+         options.sessionId
+           ? 's.id = @sessionId'
+           : `(e.session_id IS NOT NULL OR EXISTS (SELECT 1 FROM session_messages m WHERE m.session_id = s.id AND ${COMPLETED_RESPONSE_SQL}))`
+       }
+       ORDER BY COALESCE(e.updated_at, s.updated_at) DESC, s.id DESC LIMIT @limit`,
+    )
+    .all({ sessionId: options.sessionId, limit: options.limit }) as Row[];
+  return rows.map((r) => {
+      const state = getState(r.id);
+      const base: Omit<CursorState, 'status'> & { status: SessionExtractionStatus['status'] } = state ?? {
+        sessionId: r.id,
+        cursorSeq: 0,
+        lastResponseCount: 0,
+        pendingResponseCount: null,
+        pendingCursorSeq: null,
+        status: 'never-run',
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        attempts: 0,
+        consecutiveFailures: 0,
+        lastError: null,
+        nextAttemptAt: null,
+        factsStored: 0,
+        candidatesRejected: 0,
+        lastSuccessAt: null,
+        lastExtractor: null,
+        updatedAt: 0,
+      };
+      return {
+        ...base,
+        title: r.title,
+        completedResponses: r.responses,
+        due: isDue(r.responses, base.lastResponseCount, options.cadence),
+        leaseLive: state ? leaseIsLive(state, options.now) : false,
+        pendingMessages: countPendingInput(db, r.id, base.cursorSeq),
+      };
+    });
+}

@@ -1,0 +1,69 @@
+import { CONFIDENCES, FACT_KINDS, FACT_TEXT_MAX, SCOPES, type Confidence, type FactKind, type Scope } from '../../../shared/domain';
+import { coerceScope, type CoercedScope, type SessionScopes } from '../scope';
+import { findSecret } from '../secrets';
+import { factKey, normalizeFactText } from '../text';
+import type { Candidate } from './types';
+
+export const FACT_TEXT_MIN = 3;
+
+export type RejectionReason = 'empty' | 'too-short' | 'too-long' | 'invalid-kind' | 'duplicate' | `secret:${string}`;
+
+export interface AcceptedCandidate {
+  text: string;
+  kind: FactKind;
+  confidence: Confidence;
+  target: CoercedScope;
+  messageId: string | null;
+}
+
+export interface Validation {
+  accepted: AcceptedCandidate[];
+  rejected: { reason: RejectionReason; index: number }[];
+}
+
+const isKind = (k: string): k is FactKind => (FACT_KINDS as readonly string[]).includes(k);
+const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
+const isConfidence = (c: string): c is Confidence => (CONFIDENCES as readonly string[]).includes(c);
+
+export interface ValidateOptions {
+  /** Legacy bullets carried no scope: they may never become user-global, whatever they say. */
+  neverUser?: boolean;
+}
+
+/**
+ * Every candidate, from any extractor or the legacy import, passes here before it is stored:
+ * length bounds, a known kind, no secrets, the scope coerced per the scope contract, and one
+ * copy per (scope, key) in the batch. A rejection records only its reason.
+ */
+export function validateCandidates(candidates: Candidate[], scopes: SessionScopes, options: ValidateOptions = {}): Validation {
+  const accepted: AcceptedCandidate[] = [];
+  const rejected: Validation['rejected'] = [];
+  const seen = new Set<string>();
+  candidates.forEach((c, index) => {
+    const text = normalizeFactText(String(c.text ?? ''));
+    if (!text) return void rejected.push({ reason: 'empty', index });
+    if (text.length < FACT_TEXT_MIN) return void rejected.push({ reason: 'too-short', index });
+    if (text.length > FACT_TEXT_MAX) return void rejected.push({ reason: 'too-long', index });
+    const kindText = String(c.kind ?? 'fact').trim().toLowerCase();
+    if (!isKind(kindText)) return void rejected.push({ reason: 'invalid-kind', index });
+    const secret = findSecret(text);
+    if (secret) return void rejected.push({ reason: `secret:${secret.kind}`, index });
+    const scopeText = String(c.scope ?? 'session').trim().toLowerCase();
+    // An unknown scope name means the extractor did not say: the session, as in the reference.
+    let requested: Scope = isScope(scopeText) ? scopeText : 'session';
+    if (options.neverUser && requested === 'user') requested = 'project';
+    const target = coerceScope(scopes, requested, kindText);
+    const key = `${target.scope}\u0000${target.key}\u0000${factKey(text)}`;
+    if (seen.has(key)) return void rejected.push({ reason: 'duplicate', index });
+    seen.add(key);
+    const confText = String(c.confidence ?? 'medium').trim().toLowerCase();
+    accepted.push({
+      text,
+      kind: kindText,
+      confidence: isConfidence(confText) ? confText : 'medium',
+      target,
+      messageId: c.messageId,
+    });
+  });
+  return { accepted, rejected };
+}

@@ -1,0 +1,350 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import writeFileAtomic from 'write-file-atomic';
+import type { Engine } from '../engine';
+import { writeTx, type Db } from '../store/db';
+import { recordFact } from '../store/facts';
+import { getSession } from '../store/sessions';
+import { CONFIDENCES, FACT_KINDS, SCOPES, type Confidence, type FactKind, type Scope } from '../../shared/domain';
+import { invalid } from '../../shared/errors';
+import { scopesFor } from './scope';
+import { validateCandidates } from './extraction/validate';
+
+/**
+ * Import of historical extraction-note projections: Markdown bullets an older version appended
+ * to the daily notes (`<home>/wiki/notes/*.md`), one block per source session:
+ *
+ *   <!-- evoflux-memory-facts:v1 source=session:<session uuid> -->
+ *
+ *   - [project/convention/high] Use pnpm, never npm.     (annotated: scope/kind/confidence)
+ *   - The API is served from /v2.                         (plain: a project fact, medium)
+ *
+ * A `## ` heading (the next timestamped note entry) ends the block. The oldest format
+ * ("Auto-extracted from session `abcd1234`") names no full session id and is not imported.
+ * Old bullets never become user-global, whatever they say: `user` is read as the most specific
+ * local scope of the source session (project, then workspace, folder, session). Each bullet is
+ * validated like an extracted candidate (length, kind, secrets) and stored with origin
+ * legacy_note and evidence pointing at its source session (no message).
+ *
+ * One write transaction per source session (larger ones in chunks), yielding to the event loop
+ * between them, so live turns always get the writer; each committed session is remembered in
+ * legacy_import_sessions, so a restart after a crash continues where it stopped, and evidence is
+ * unique per (fact, session), so nothing is reinforced twice. A sentinel in the data home,
+ * written atomically at the end, stops the rescan on later startups.
+ */
+export const LEGACY_MARKER = 'evoflux-memory-facts:v1';
+export const SENTINEL_FILE = '.legacy-notes-imported';
+/** Bullets per write transaction; a normal session has far fewer and commits once. */
+export const BULLETS_PER_TX = 250;
+
+export interface LegacyBullet {
+  sessionId: string;
+  text: string;
+  scope: Scope;
+  kind: FactKind;
+  confidence: Confidence;
+}
+
+const MARKER_SOURCE = /source=session:([0-9a-fA-F-]{32,36})\b/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ANNOTATED = new RegExp(
+  `^- \\[(${SCOPES.join('|')})/(${FACT_KINDS.join('|')})/(${CONFIDENCES.join('|')})\\]\\s+(.+)$`,
+);
+
+function normalizeSessionId(raw: string): string | null {
+  let id = raw.toLowerCase();
+  if (/^[0-9a-f]{32}$/.test(id)) id = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
+  return UUID.test(id) ? id : null;
+}
+
+/** The bullets of one notes file, in order. */
+export function parseLegacyNotes(text: string): LegacyBullet[] {
+  const out: LegacyBullet[] = [];
+  let current: string | null = null;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trimEnd();
+    if (line.includes(LEGACY_MARKER)) {
+      const m = line.match(MARKER_SOURCE);
+      current = m ? normalizeSessionId(m[1]!) : null;
+      continue;
+    }
+    if (line.startsWith('## ')) {
+      current = null;
+      continue;
+    }
+    if (!current || !line.startsWith('- ')) continue;
+    const annotated = line.match(ANNOTATED);
+    if (annotated) {
+      out.push({
+        sessionId: current,
+        scope: annotated[1] as Scope,
+        kind: annotated[2] as FactKind,
+        confidence: annotated[3] as Confidence,
+        text: annotated[4]!.trim(),
+      });
+    } else {
+      out.push({ sessionId: current, scope: 'project', kind: 'fact', confidence: 'medium', text: line.slice(2).trim() });
+    }
+  }
+  return out;
+}
+
+export const defaultNotesDir = (paths: Engine['paths']): string => path.join(paths.wiki, 'notes');
+export const sentinelPath = (paths: Engine['paths']): string => path.join(paths.root, SENTINEL_FILE);
+
+function markdownFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** `--from DIR`: the .md files in DIR, or in DIR/notes when DIR is a wiki root. */
+export function resolveNotesDir(from: string): string {
+  const dir = path.resolve(from);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    /* reported below */
+  }
+  if (!isDir) throw invalid('from', `is not a directory: ${dir}`);
+  if (markdownFiles(dir).length === 0 && markdownFiles(path.join(dir, 'notes')).length > 0) return path.join(dir, 'notes');
+  return dir;
+}
+
+export interface LegacyImportReport {
+  /** The sentinel says it already ran (and force was not given). */
+  skipped: boolean;
+  source: string;
+  files: number;
+  bullets: number;
+  /** Source sessions committed by this run. */
+  sessions: number;
+  /** Committed by an earlier (possibly interrupted) run with the same bullets. */
+  sessionsAlreadyImported: number;
+  /** Named by a note but no longer in the database. */
+  sessionsMissing: number;
+  /** Facts observed (created or already there). */
+  facts: number;
+  factsCreated: number;
+  evidenceCreated: number;
+  rejected: number;
+  /** Stopped early (shutdown); the next run continues. */
+  interrupted: boolean;
+  sentinel: string | null;
+  longestTxMs: number;
+  durationMs: number;
+}
+
+export interface LegacyImportOptions {
+  from?: string;
+  force?: boolean;
+  signal?: AbortSignal;
+  /** Called after each committed source session (progress output, crash tests). */
+  onSession?(done: number, total: number, sessionId: string): void;
+}
+
+interface ImportDeps {
+  db: Db;
+  paths: Engine['paths'];
+  now(): number;
+  warn(message: string): void;
+}
+
+const bulletsHash = (bullets: LegacyBullet[]) =>
+  createHash('sha256')
+    .update(JSON.stringify(bullets.map((b) => [b.scope, b.kind, b.confidence, b.text])))
+    .digest('hex');
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function importLegacyNotes(deps: ImportDeps, options: LegacyImportOptions = {}): Promise<LegacyImportReport> {
+  const started = performance.now();
+  const source = options.from ? resolveNotesDir(options.from) : defaultNotesDir(deps.paths);
+  const sentinel = sentinelPath(deps.paths);
+  const report: LegacyImportReport = {
+    skipped: false,
+    source,
+    files: 0,
+    bullets: 0,
+    sessions: 0,
+    sessionsAlreadyImported: 0,
+    sessionsMissing: 0,
+    facts: 0,
+    factsCreated: 0,
+    evidenceCreated: 0,
+    rejected: 0,
+    interrupted: false,
+    sentinel: null,
+    longestTxMs: 0,
+    durationMs: 0,
+  };
+  const finish = () => ((report.durationMs = Math.round(performance.now() - started)), report);
+  if (!options.force && existsSync(sentinel)) return finish(), { ...report, skipped: true, sentinel };
+  if (!existsSync(source)) return finish();
+
+  const files = markdownFiles(source);
+  const bySession = new Map<string, LegacyBullet[]>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (e) {
+      deps.warn(`legacy import: cannot read ${file}: ${(e as Error).message}`);
+      continue;
+    }
+    report.files++;
+    for (const b of parseLegacyNotes(text)) {
+      let list = bySession.get(b.sessionId);
+      if (!list) bySession.set(b.sessionId, (list = []));
+      list.push(b);
+      report.bullets++;
+    }
+  }
+
+  const progress = deps.db.prepare('SELECT bullets_hash FROM legacy_import_sessions WHERE session_id = ?');
+  const remember = deps.db.prepare(
+    `INSERT INTO legacy_import_sessions (session_id, bullets_hash, bullet_count, imported_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (session_id) DO UPDATE SET bullets_hash = excluded.bullets_hash, bullet_count = excluded.bullet_count,
+       imported_at = excluded.imported_at`,
+  );
+  const timedTx = <T>(fn: () => T): T => {
+    const t0 = performance.now();
+    try {
+      return writeTx(deps.db, fn);
+    } finally {
+      report.longestTxMs = Math.max(report.longestTxMs, performance.now() - t0);
+    }
+  };
+
+  let done = 0;
+  for (const [sessionId, bullets] of bySession) {
+    if (options.signal?.aborted) {
+      report.interrupted = true;
+      break;
+    }
+    const hash = bulletsHash(bullets);
+    const chunks: LegacyBullet[][] = [];
+    for (let i = 0; i < bullets.length; i += BULLETS_PER_TX) chunks.push(bullets.slice(i, i + BULLETS_PER_TX));
+    let state: 'imported' | 'already' | 'missing' = 'imported';
+    for (let i = 0; i < chunks.length; i++) {
+      const last = i === chunks.length - 1;
+      state = timedTx(() => {
+        const session = getSession(deps.db, sessionId);
+        if (!session) return 'missing';
+        if ((progress.get(sessionId) as { bullets_hash: string } | undefined)?.bullets_hash === hash) return 'already';
+        const scopes = scopesFor(deps.db, session);
+        const { accepted, rejected } = validateCandidates(
+          chunks[i]!.map((b) => ({ ...b, messageId: null })),
+          scopes,
+          { neverUser: true },
+        );
+        report.rejected += rejected.filter((r) => r.reason !== 'duplicate').length;
+        const now = deps.now();
+        for (const c of accepted) {
+          const r = recordFact(
+            deps.db,
+            {
+              text: c.text,
+              kind: c.kind,
+              confidence: c.confidence,
+              origin: 'legacy_note',
+              target: c.target,
+              sessionId,
+              messageId: null,
+            },
+            now,
+          );
+          report.facts++;
+          if (r.created) report.factsCreated++;
+          if (r.created || r.reinforced) report.evidenceCreated++;
+        }
+        if (last) remember.run(sessionId, hash, bullets.length, now);
+        return 'imported';
+      });
+      if (state !== 'imported') break;
+      if (!last) await yieldToEventLoop();
+    }
+    if (state === 'missing') report.sessionsMissing++;
+    else if (state === 'already') report.sessionsAlreadyImported++;
+    else report.sessions++;
+    done++;
+    if (state === 'imported') options.onSession?.(done, bySession.size, sessionId);
+    await yieldToEventLoop();
+  }
+
+  if (!report.interrupted) {
+    await writeFileAtomic(
+      sentinel,
+      `legacy notes import completed ${new Date(deps.now()).toISOString()} from ${source}: ` +
+        `${report.files} files, ${report.sessions + report.sessionsAlreadyImported} sessions, ${report.facts} facts\n`,
+    );
+    report.sentinel = sentinel;
+  }
+  report.longestTxMs = Math.round(report.longestTxMs * 100) / 100;
+  return finish();
+}
+
+/** True when the data home has notes files and no sentinel: the first startup after upgrading. */
+export function legacyImportPending(paths: Engine['paths']): boolean {
+  return !existsSync(sentinelPath(paths)) && markdownFiles(defaultNotesDir(paths)).length > 0;
+}
+
+/**
+ * One import at a time per engine. On startup it runs in the background when pending; close()
+ * stops it between two sessions (the next startup continues) before the database closes.
+ */
+export class LegacyImportService {
+  private current: { promise: Promise<LegacyImportReport>; source: string; force: boolean } | null = null;
+  private readonly controller = new AbortController();
+
+  constructor(private readonly engine: Pick<Engine, 'db' | 'paths' | 'clock' | 'onClose'>) {}
+
+  start(options: { auto: boolean } = { auto: true }): this {
+    this.engine.onClose(async () => {
+      this.controller.abort();
+      await this.current?.promise.catch(() => {});
+    });
+    if (options.auto && legacyImportPending(this.engine.paths)) {
+      void this.run({}).then(
+        (r) => r.sessions && console.warn(`legacy import: ${r.sessions} sessions, ${r.facts} facts from ${r.source}`),
+        (e) => console.warn(`legacy import failed: ${(e as Error).message}`),
+      );
+    }
+    return this;
+  }
+
+  async run(options: Omit<LegacyImportOptions, 'signal'>): Promise<LegacyImportReport> {
+    const source = options.from ? resolveNotesDir(options.from) : defaultNotesDir(this.engine.paths);
+    if (this.current) {
+      const running = this.current;
+      const report = await running.promise.catch(() => null);
+      // The same import was already under way (the startup one): its report is the answer.
+      if (report && running.source === source && !options.force && !report.interrupted) return report;
+    }
+    const promise = importLegacyNotes(
+      {
+        db: this.engine.db,
+        paths: this.engine.paths,
+        now: () => this.engine.clock.now(),
+        warn: (m) => console.warn(m),
+      },
+      { ...options, signal: this.controller.signal },
+    );
+    const entry = { promise, source, force: !!options.force };
+    this.current = entry;
+    try {
+      return await promise;
+    } finally {
+      if (this.current === entry) this.current = null;
+    }
+  }
+}

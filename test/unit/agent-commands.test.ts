@@ -76,6 +76,44 @@ describe('agent commands are confined to the calling session', () => {
     expect(seen.filter((s) => s.startsWith('gamma') || s.startsWith('Gamma'))).toEqual([]);
   });
 
+  it('merges the visible scopes in reinforcement order across pages, ties broken by id', async () => {
+    const helpers = [];
+    for (let i = 0; i < 4; i++) helpers.push((await t.run('sessions.create', { projectId: 'alpha', workspace: '/srv/shared' })).id);
+    // Reinforcement 1..5 spread over project, workspace, session and user scopes.
+    const plan: [string, 'project' | 'workspace' | 'session' | 'user', number][] = [
+      ['project five', 'project', 5],
+      ['workspace four', 'workspace', 4],
+      ['project three', 'project', 3],
+      ['user three', 'user', 3],
+      ['workspace two', 'workspace', 2],
+      ['project two', 'project', 2],
+    ];
+    for (const [text, scope, n] of plan) {
+      for (const s of [alpha, ...helpers].slice(0, n)) {
+        await t.run('facts.add', { sessionId: s, scope, text, kind: scope === 'user' ? 'preference' : 'fact' });
+      }
+    }
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await t.run('memory.facts', { sessionId: alpha, limit: 2, cursor });
+      pages.push(page.facts.map((f) => `${f.reinforcement}:${f.text}`));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    const flat = pages.flat();
+    const expected = (await t.run('memory.facts', { sessionId: alpha, limit: 200 })).facts;
+    expect(flat).toEqual(expected.map((f) => `${f.reinforcement}:${f.text}`));
+    const reinforcements = expected.map((f) => f.reinforcement);
+    expect(reinforcements).toEqual([...reinforcements].sort((a, b) => b - a));
+    expect(flat.slice(0, 2)).toEqual(['5:project five', '4:workspace four']);
+    // The four original facts of alpha's scopes (reinforcement 1) close the list.
+    expect(flat).toHaveLength(plan.length + 4);
+    expect(flat.some((s) => s.includes('Gamma') || s.includes('canary'))).toBe(false);
+    // Equal reinforcement: descending id, whichever scope the fact is in.
+    const threes = expected.filter((f) => f.reinforcement === 3).map((f) => f.id);
+    expect(threes).toEqual([...threes].sort().reverse());
+  });
+
   it('a team member sees its lead\'s context, a side chat too', async () => {
     const member = (await t.run('sessions.create', { kind: 'team-member', parentSessionId: alpha })).id;
     const side = (await t.run('sessions.create', { kind: 'side-chat', parentSessionId: member })).id;

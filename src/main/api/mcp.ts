@@ -184,10 +184,19 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): Server {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: availableTools().map(toolDefinition) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(engine, request.params.name, request.params.arguments),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const call = callTool(engine, request.params.name, request.params.arguments);
+    inFlight.add(call);
+    return call.finally(() => inFlight.delete(call));
+  });
   return server;
+}
+
+/** Calls still running, so a hang-up never closes the engine under a handler's feet. */
+const inFlight = new Set<Promise<unknown>>();
+
+export async function settleInFlightCalls(): Promise<void> {
+  while (inFlight.size) await Promise.allSettled([...inFlight]);
 }
 
 export interface ServeOptions {
@@ -221,6 +230,7 @@ export async function serveMcp(engine: Engine, options: ServeOptions = {}): Prom
   log(`evoflux-memory mcp: serving ${availableTools().length} tools on stdio (home ${engine.paths.root})`);
   try {
     await finished;
+    await settleInFlightCalls();
   } finally {
     stdin.off('end', stop);
     stdin.off('close', stop);

@@ -3,49 +3,52 @@ import { toFact, type FactRow } from '../store/facts';
 import { decodeCursor, type FactPage, type FactSort } from '../store/fact-queries';
 import type { FactKind, Scope } from '../../shared/domain';
 import type { FactRecord, ScopeRef } from '../../shared/schemas';
-import { visibleScopeFilter } from './scope';
 
 export interface VisibleFactFilter {
   kind?: FactKind;
   text?: string;
-  sort: FactSort;
+  sort: VisibleFactSort;
   cursor?: string;
   limit: number;
 }
 
-const sortExpr: Record<FactSort, string> = {
+export type VisibleFactSort = Exclude<FactSort, 'confidence'>;
+
+/** Both orders are walked on an index per scope (memory_facts_scope_reinforcement, _scope_updated). */
+const sortExpr: Record<VisibleFactSort, string> = {
   reinforcement: 'f.reinforcement',
-  confidence: "(CASE f.confidence WHEN 'high' THEN 2 WHEN 'medium' THEN 1 ELSE 0 END)",
   recency: 'f.updated_at',
 };
 
 const encodeCursor = (value: number, id: string) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
 
 /**
- * Facts inside the given scopes only. The scope filter is part of the WHERE clause, so no
- * other scope's fact can reach the page, the cursor or the count of a caller.
+ * Facts inside the given scopes only. Each scope is one indexed query (scope and key are
+ * equality constraints, so no other scope's fact can reach the page or the cursor); each
+ * returns at most one page in sort order and the pages are merged, so the cost is a page per
+ * visible scope however large the project is.
  */
 export function listVisibleFacts(db: Db, visible: ScopeRef[], f: VisibleFactFilter): FactPage {
-  if (visible.length === 0) return { facts: [], nextCursor: null };
-  const scoped = visibleScopeFilter(visible);
-  const where = [scoped.sql];
-  const params: unknown[] = [...scoped.params];
-  if (f.kind) (where.push('f.kind = ?'), params.push(f.kind));
+  const expr = sortExpr[f.sort];
+  const where = ['f.scope = ?', 'f.scope_key = ?'];
+  const filters: unknown[] = [];
+  if (f.kind) (where.push('f.kind = ?'), filters.push(f.kind));
   if (f.text) {
     where.push("f.text LIKE ? ESCAPE '\\'");
-    params.push(`%${f.text.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
+    filters.push(`%${f.text.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
   }
-  const expr = sortExpr[f.sort];
   const cursor = f.cursor ? decodeCursor(f.cursor) : null;
-  if (cursor) (where.push(`(${expr}, f.id) < (?, ?)`), params.push(cursor[0], cursor[1]));
-  const rows = db
-    .prepare(
-      `SELECT f.*, ${expr} AS sort_value FROM memory_facts f WHERE ${where.join(' AND ')}
-       ORDER BY ${expr} DESC, f.id DESC LIMIT ?`,
-    )
-    .all(...params, f.limit + 1) as (FactRow & { sort_value: number })[];
+  if (cursor) (where.push(`(${expr}, f.id) < (?, ?)`), filters.push(cursor[0], cursor[1]));
+  const statement = db.prepare(
+    `SELECT f.*, ${expr} AS sort_value FROM memory_facts f WHERE ${where.join(' AND ')}
+     ORDER BY ${expr} DESC, f.id DESC LIMIT ?`,
+  );
+  const distinct = [...new Map(visible.map((v) => [`${v.scope}\u0000${v.key}`, v])).values()];
+  const rows = distinct
+    .flatMap((v) => statement.all(v.scope, v.key, ...filters, f.limit + 1) as (FactRow & { sort_value: number })[])
+    .sort((a, b) => b.sort_value - a.sort_value || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   const more = rows.length > f.limit;
-  const page = more ? rows.slice(0, f.limit) : rows;
+  const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
   return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.id) : null };
 }

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
 import { factKind, factRecord, id, scope } from '../schemas';
-import { FACT_SORTS } from './facts';
 
 /**
  * Commands for agents (MCP and HTTP companions). Each is confined to the caller's session:
  * it sees and changes only facts in that session's visible scopes, whatever other ids it is
  * given, so one project's agent cannot read or forget another project's memory.
  */
+/** Orders an agent can page by; each is an index walk per visible scope. */
+export const AGENT_FACT_SORTS = ['reinforcement', 'recency'] as const;
+
 export const agentCommands = {
   'memory.facts': defineCommand({
     description:
@@ -20,7 +22,7 @@ export const agentCommands = {
         scope: scope.optional(),
         kind: factKind.optional(),
         text: z.string().trim().min(1).max(500).optional(),
-        sort: z.enum(FACT_SORTS).default('reinforcement'),
+        sort: z.enum(AGENT_FACT_SORTS).default('reinforcement'),
         cursor: z.string().max(500).optional(),
         limit: z.number().int().min(1).max(200).default(20),
       })

@@ -1,5 +1,6 @@
 import * as foundation from './001-foundation';
 import * as extractionProgress from './010-extraction-progress';
+import * as visibleFactOrder from './040-visible-fact-order';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: 'foundation', up: foundation.up },
   { version: 10, name: 'extraction-progress', up: extractionProgress.up },
+  { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
 ];

@@ -2,6 +2,8 @@ import { sessionCommands } from './commands/sessions';
 import { factCommands } from './commands/facts';
 import { agentCommands } from './commands/agent';
 import { extractionCommands } from './commands/extraction';
+import { recallCommands } from './commands/recall';
+import { turnCommands } from './commands/turns';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -16,6 +18,8 @@ export const contract = {
   ...factCommands,
   ...extractionCommands,
   ...agentCommands,
+  ...recallCommands,
+  ...turnCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

@@ -5,10 +5,15 @@ import { factHandlers } from './facts';
 import { extractionHandlers } from './extraction';
 import { agentHandlers } from './agent';
 
+import { recallHandlers } from './recall';
+import { turnHandlers } from './turns';
+
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
   ...sessionHandlers,
   ...factHandlers,
   ...extractionHandlers,
   ...agentHandlers,
+  ...recallHandlers,
+  ...turnHandlers,
 };

@@ -1,6 +1,9 @@
 import * as foundation from './001-foundation';
 import * as extractionProgress from './010-extraction-progress';
 import * as visibleFactOrder from './040-visible-fact-order';
+import * as recallFactIndex from './020-recall-fact-index';
+import * as dialogueIndex from './021-dialogue-index';
+import * as recallContextRows from './022-recall-context-rows';
 
 export interface Migration {
   version: number;
@@ -16,5 +19,8 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: 'foundation', up: foundation.up },
   { version: 10, name: 'extraction-progress', up: extractionProgress.up },
+  { version: 20, name: 'recall-fact-index', up: recallFactIndex.up },
+  { version: 21, name: 'dialogue-index', up: dialogueIndex.up },
+  { version: 22, name: 'recall-context-rows', up: recallContextRows.up },
   { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
 ];

@@ -1,0 +1,80 @@
+import type { Db } from '../../store/db';
+import { surfaceForms } from './tokenize';
+
+/**
+ * Candidate retrieval from a tagged FTS5 index (migrations 020 and 021): `tags` restricts the
+ * rows to the caller's scopes inside the index, `terms` are normalized query terms expanded to
+ * the raw surface forms the index holds.
+ *
+ * Two kinds of lookups, all newest first (ascending rowid; rowids count down):
+ *  - one with every term required, which finds the best-covering rows however common the terms;
+ *  - one per term, capped, so a rare term's rows are never crowded out by a common term's.
+ * The union is at most `allCap + perTermCap × terms` rows, whatever the index size. A per-term
+ * count below its cap is that term's exact document frequency within the scopes.
+ */
+export interface TaggedIndex {
+  table: string;
+  tagColumn: string;
+  textColumn: string;
+}
+
+export interface CandidateOptions {
+  allCap: number;
+  perTermCap: number;
+  /** The most distinctive (longest) terms used for retrieval; ranking still sees every term. */
+  maxTerms: number;
+}
+
+export interface Candidates {
+  rowids: number[];
+  /** Term -> rows found for it (exact when below perTermCap). */
+  termHits: Map<string, number>;
+  perTermCap: number;
+}
+
+/** The token a scope is tagged with in the index: a prefix letter + hex of its UTF-8 bytes. */
+export const scopeTag = (prefix: string, value: string): string =>
+  prefix + Buffer.from(value, 'utf8').toString('hex');
+
+const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+export function retrievalTerms(terms: readonly string[], max: number): string[] {
+  return [...terms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, max);
+}
+
+const statementCache = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>();
+
+function prepared(db: Db, sql: string) {
+  let m = statementCache.get(db);
+  if (!m) statementCache.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = db.prepare(sql)));
+  return s;
+}
+
+export function findCandidates(
+  db: Db,
+  index: TaggedIndex,
+  tags: readonly string[],
+  terms: readonly string[],
+  options: CandidateOptions,
+): Candidates {
+  const result: Candidates = { rowids: [], termHits: new Map(), perTermCap: options.perTermCap };
+  const chosen = retrievalTerms(terms, options.maxTerms);
+  if (tags.length === 0 || chosen.length === 0) return result;
+  const tagExpr = `${index.tagColumn} : (${tags.map(quote).join(' OR ')})`;
+  const groups = chosen.map((t) => `${index.textColumn} : (${surfaceForms(t).map(quote).join(' OR ')})`);
+  const sql = (cap: number) =>
+    `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid LIMIT ${cap}`;
+  const seen = new Set<number>();
+  const add = (rows: { rowid: number }[]) => {
+    for (const r of rows) if (!seen.has(r.rowid)) (seen.add(r.rowid), result.rowids.push(r.rowid));
+    return rows.length;
+  };
+  if (groups.length > 1) add(prepared(db, sql(options.allCap)).all(`${tagExpr} AND ${groups.join(' AND ')}`) as never);
+  chosen.forEach((term, i) => {
+    const n = add(prepared(db, sql(options.perTermCap)).all(`${tagExpr} AND ${groups[i]}`) as never);
+    result.termHits.set(term, n);
+  });
+  return result;
+}

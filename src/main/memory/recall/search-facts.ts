@@ -1,0 +1,156 @@
+import type { Db } from '../../store/db';
+import type { Confidence, FactKind, Scope } from '../../../shared/domain';
+import type { SessionScopes } from '../scope';
+import { FILLER_WORDS, queryTerms } from './tokenize';
+import { findCandidates, scopeTag, type TaggedIndex } from './fts';
+import { bm25, finalScore, lexicalMatch, type LexicalMatch } from './rank';
+
+/** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
+export type RecallMode = 'automatic' | 'explicit';
+
+export interface RankedFact {
+  id: string;
+  scope: Scope;
+  scopeKey: string;
+  kind: FactKind;
+  text: string;
+  confidence: Confidence;
+  reinforcement: number;
+  score: number;
+  coverage: number;
+  matched: string[];
+  citation: { sessionId: string | null; messageId: string | null };
+}
+
+export interface FactSearchResult {
+  facts: RankedFact[];
+  abstained: boolean;
+  /** Why nothing was searched, when abstained. */
+  reason: string | null;
+}
+
+/** The recall query: whitespace collapsed, at most 500 characters (reference §5.1). */
+export const QUERY_MAX_CHARS = 500;
+export const recallQueryText = (text: string): string =>
+  text.normalize('NFC').replace(/\s+/gu, ' ').trim().slice(0, QUERY_MAX_CHARS);
+
+const FACT_INDEX: TaggedIndex = { table: 'memory_facts_fts', tagColumn: 'tag', textColumn: 'text' };
+export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
+
+/** Candidate caps: ~500 rows at most to rank, as the reference's candidate cap (C15). */
+const CANDIDATES = { allCap: 200, perTermCap: 40, maxTerms: 8 };
+
+interface FactRow {
+  rowid: number;
+  id: string;
+  scope: Scope;
+  scope_key: string;
+  kind: FactKind;
+  text: string;
+  confidence: Confidence;
+  reinforcement: number;
+}
+
+export function abstainReason(meaningful: readonly string[]): string | null {
+  if (meaningful.length === 0) return 'no content words';
+  if (meaningful.every((t) => FILLER_WORDS.has(t))) return 'generic prompt';
+  if (meaningful.length < 2) return 'fewer than two content words';
+  return null;
+}
+
+/**
+ * Scoped semantic facts for a query. Only the session's visible scopes are searched (inside the
+ * index, before ranking); only active facts are returned.
+ */
+export function searchFacts(
+  db: Db,
+  scopes: SessionScopes,
+  rawQuery: string,
+  options: { mode: RecallMode; limit: number },
+): FactSearchResult {
+  const text = recallQueryText(rawQuery);
+  const terms = queryTerms(text);
+  if (options.mode === 'automatic') {
+    const reason = abstainReason(terms.meaningful);
+    if (reason) return { facts: [], abstained: true, reason };
+  }
+  const query = terms.meaningful.length ? terms.meaningful : terms.all;
+  if (query.length === 0) return { facts: [], abstained: false, reason: null };
+
+  const visible = new Map(scopes.visible.map((v) => [`${v.scope}\u0000${v.key}`, v]));
+  const tags = scopes.visible.map((v) => factScopeTag(v.scope, v.key));
+  const candidates = findCandidates(db, FACT_INDEX, tags, query, CANDIDATES);
+  if (candidates.rowids.length === 0) return { facts: [], abstained: false, reason: null };
+
+  const rows = (
+    db
+      .prepare(
+        `SELECT r.rowid, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
+         FROM memory_fact_index_rows r JOIN memory_facts f ON f.id = r.fact_id
+         WHERE r.rowid IN (SELECT value FROM json_each(?)) AND f.status = 'active'`,
+      )
+      .all(JSON.stringify(candidates.rowids)) as FactRow[]
+  ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
+
+  const documents = visibleFactCount(db, scopes);
+  const matches = rows.map((r) => [r, lexicalMatch(r.text, query, terms.sequence)] as const);
+  const documentFrequency = new Map<string, number>();
+  for (const q of query) {
+    const counted = matches.reduce((n, [, m]) => n + ((m.counts.get(q) ?? 0) > 0 ? 1 : 0), 0);
+    documentFrequency.set(q, Math.max(counted, candidates.termHits.get(q) ?? 0));
+  }
+  const averageLength = matches.length ? matches.reduce((n, [, m]) => n + m.length, 0) / matches.length : 1;
+
+  const ranked: RankedFact[] = [];
+  for (const [r, m] of matches) {
+    if (!keep(m, options.mode)) continue;
+    const score = finalScore({
+      match: m,
+      scope: r.scope,
+      confidence: r.confidence,
+      reinforcement: r.reinforcement,
+      bm25: bm25(m, { documents, documentFrequency, averageLength }),
+    });
+    ranked.push({
+      id: r.id,
+      scope: r.scope,
+      scopeKey: r.scope_key,
+      kind: r.kind,
+      text: r.text,
+      confidence: r.confidence,
+      reinforcement: r.reinforcement,
+      score,
+      coverage: m.coverage,
+      matched: m.matched,
+      citation: { sessionId: null, messageId: null },
+    });
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const top = ranked.slice(0, options.limit);
+  for (const f of top) f.citation = citationOf(db, f.id, scopes);
+  return { facts: top, abstained: false, reason: null };
+}
+
+function keep(m: LexicalMatch, mode: RecallMode): boolean {
+  if (m.base <= 0) return false;
+  return mode === 'explicit' || m.coverage >= 0.5;
+}
+
+function visibleFactCount(db: Db, scopes: SessionScopes): number {
+  const stmt = db.prepare('SELECT facts FROM memory_scope_fact_counts WHERE scope = ? AND scope_key = ?');
+  return scopes.visible.reduce((n, v) => n + ((stmt.get(v.scope, v.key) as { facts: number } | undefined)?.facts ?? 0), 0);
+}
+
+/**
+ * The evidence a fact is cited with: the session's own team's evidence when it has some (the
+ * most local provenance), otherwise the evidence that first established the fact.
+ */
+function citationOf(db: Db, factId: string, scopes: SessionScopes): RankedFact['citation'] {
+  const row = db
+    .prepare(
+      `SELECT session_id, message_id FROM memory_fact_evidence WHERE fact_id = ?
+       ORDER BY (session_id IN (?, ?)) DESC, created_at, id LIMIT 1`,
+    )
+    .get(factId, scopes.owner.id, scopes.session.id) as { session_id: string; message_id: string | null } | undefined;
+  return { sessionId: row?.session_id ?? null, messageId: row?.message_id ?? null };
+}

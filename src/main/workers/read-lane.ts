@@ -1,0 +1,115 @@
+import { Worker } from 'node:worker_threads';
+import path from 'node:path';
+import { CommandError, type ErrorCode } from '../../shared/errors';
+import type { RecallResult } from '../memory/recall';
+import type { SearchHit, SearchRequest } from '../memory/search';
+import type { ReadLaneRequest, ReadLaneResponse, ReadLaneWorkerData } from './read-lane-protocol';
+
+/**
+ * The read lane: a small pool of worker threads, each with its own read-only connection. The
+ * main thread only posts a request and awaits the answer, so recall and memory_search never
+ * block its event loop. Workers start on first use and are replaced if one dies.
+ */
+export interface ReadLane {
+  recall(sessionId: string, text: string): Promise<RecallResult>;
+  search(req: SearchRequest): Promise<SearchHit[]>;
+  /** Stops every worker; pending requests fail with `unavailable`. */
+  close(): Promise<void>;
+}
+
+export interface ReadLaneOptions extends ReadLaneWorkerData {
+  size?: number;
+}
+
+/**
+ * Under tsx (tests, the CLI) this file is .ts and so is the worker, loaded through tsx's
+ * require hook; bundled by electron-vite it is out/main/*.js with the worker built next to it.
+ */
+export function readLaneWorkerFile(): { file: string; execArgv: string[] } {
+  if (__filename.endsWith('.ts')) {
+    return { file: path.join(__dirname, 'read-lane.worker.ts'), execArgv: ['--require', 'tsx/cjs'] };
+  }
+  return { file: path.join(__dirname, 'read-lane.worker.js'), execArgv: [] };
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, { resolve(v: unknown): void; reject(e: Error): void }>;
+}
+
+export function createReadLane(options: ReadLaneOptions): ReadLane {
+  const size = Math.max(1, options.size ?? 2);
+  const slots: (Slot | null)[] = new Array(size).fill(null);
+  let nextId = 1;
+  let closed = false;
+  const { file, execArgv } = readLaneWorkerFile();
+  const data: ReadLaneWorkerData = { dbPath: options.dbPath, wikiDir: options.wikiDir, nativeBinding: options.nativeBinding };
+
+  const failAll = (slot: Slot, error: Error) => {
+    for (const p of slot.pending.values()) p.reject(error);
+    slot.pending.clear();
+  };
+
+  function spawn(index: number): Slot {
+    const worker = new Worker(file, { execArgv, workerData: data });
+    const slot: Slot = { worker, pending: new Map() };
+    worker.on('message', (res: ReadLaneResponse) => {
+      const p = slot.pending.get(res.id);
+      if (!p) return;
+      slot.pending.delete(res.id);
+      if (res.ok) p.resolve(res.result);
+      else if (res.error.code) p.reject(new CommandError(res.error.code as ErrorCode, res.error.message, res.error.field));
+      else p.reject(new CommandError('internal', `read lane: ${res.error.message}`));
+    });
+    const gone = (why: string) => {
+      if (slots[index] === slot) slots[index] = null;
+      failAll(slot, new CommandError('unavailable', `read-lane worker stopped: ${why}`));
+    };
+    worker.on('error', (e) => gone(e.message));
+    worker.on('exit', (code) => gone(`exit code ${code}`));
+    // Idle workers must not keep a CLI process alive.
+    worker.unref();
+    return slot;
+  }
+
+  function pick(): Slot {
+    let best = 0;
+    let bestLoad = Infinity;
+    for (let i = 0; i < size; i++) {
+      // An idle live worker beats starting a new one; a busy one loses to starting one.
+      const load = slots[i] ? slots[i]!.pending.size : 0.5;
+      if (load < bestLoad) (best = i), (bestLoad = load);
+    }
+    return (slots[best] ??= spawn(best));
+  }
+
+  function run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
+    if (closed) return Promise.reject(new CommandError('unavailable', 'the read lane is closed'));
+    const slot = pick();
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      slot.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      // A worker with requests in flight keeps the process alive until they are answered.
+      slot.worker.ref();
+      slot.worker.postMessage({ ...req, id });
+    }).finally(() => {
+      if (slot.pending.size === 0) slot.worker.unref();
+    });
+  }
+
+  return {
+    recall: (sessionId, text) => run({ task: 'recall', args: { sessionId, text } }),
+    search: (req) => run({ task: 'search', args: req }),
+    close: async () => {
+      closed = true;
+      await Promise.all(
+        slots.map(async (s, i) => {
+          if (!s) return;
+          slots[i] = null;
+          failAll(s, new CommandError('unavailable', 'the read lane is closed'));
+          await s.worker.terminate();
+        }),
+      );
+    },
+  };
+}

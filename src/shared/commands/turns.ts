@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { defineCommand } from './define';
+import { id, messageRecord } from '../schemas';
+import { recallResult } from './recall';
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+export const turnCommands = {
+  'turns.begin': defineCommand({
+    description:
+      'Start a turn: persist the user message, recall scoped facts (persisted as a hidden row right after it), load the session window and USER.md as bounded profile data, and return the labelled context for the model.',
+    mutates: true,
+    input: z
+      .object({
+        sessionId: id,
+        userText: text(1_000_000).refine((t) => t.trim().length > 0, 'must not be empty'),
+      })
+      .strict(),
+    output: z.object({
+      userMessage: messageRecord,
+      context: z.object({
+        window: z.array(messageRecord),
+        userProfile: z.string().nullable(),
+        recall: recallResult,
+        block: z.string(),
+      }),
+    }),
+  }),
+  'turns.complete': defineCommand({
+    description:
+      "Finish a turn: persist tool-call rounds (not completed responses) and tool outputs, the final response and the agent loop's checkpoint; a top-level session's response counts toward extraction.",
+    mutates: true,
+    input: z
+      .object({
+        sessionId: id,
+        assistantText: text(1_000_000).refine((t) => t.trim().length > 0, 'must not be empty'),
+        toolRounds: z
+          .array(
+            z
+              .object({ content: text(1_000_000), toolOutputs: z.array(text(1_000_000)).max(100).optional() })
+              .strict(),
+          )
+          .max(200)
+          .optional(),
+        checkpoint: z
+          .json()
+          .optional()
+          .refine((v) => v === undefined || JSON.stringify(v).length <= 10_000_000, 'must be at most 10 MB as JSON'),
+      })
+      .strict(),
+    output: z.object({ assistantMessage: messageRecord, completedResponses: z.number().int() }),
+  }),
+  'turns.compact': defineCommand({
+    description:
+      'Compact the context: replace provider-visible turns before the last few with one durable summary (built-in, or the configured model). Every original message stays in the audit history.',
+    mutates: true,
+    input: z.object({ sessionId: id, keepLastTurns: z.number().int().min(1).max(100).optional() }).strict(),
+    output: z.object({
+      summary: messageRecord.nullable(),
+      compactedMessages: z.number().int(),
+      summarizer: z.enum(['built-in', 'model']).nullable(),
+    }),
+  }),
+  'turns.checkpoint': defineCommand({
+    description: "The agent loop's latest checkpoint for a session (null when none was stored).",
+    mutates: false,
+    input: z.object({ sessionId: id }).strict(),
+    output: z.object({ checkpoint: z.json().nullable(), updatedAt: z.number().int().nullable() }),
+  }),
+} as const;

@@ -4,6 +4,7 @@ import { factCli } from './facts';
 import { extractionCli } from './extraction';
 import { mcpCli } from './mcp';
 import { serveCli } from './serve';
+import { recallCli } from './recall';
 
 /** Every CLI command; each area keeps its own list. */
-export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...extractionCli, ...mcpCli, ...serveCli];
+export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...extractionCli, ...mcpCli, ...serveCli, ...recallCli];

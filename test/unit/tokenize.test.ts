@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeToken, queryTerms, rawTokens, surfaceForms } from '../../src/main/memory/recall/tokenize';
+
+describe('tokenizer (reference §5.2)', () => {
+  it('splits on everything but letters and digits, underscore included', () => {
+    expect(rawTokens('USER.md snake_case v2-beta')).toEqual(['user', 'md', 'snake', 'case', 'v2', 'beta']);
+  });
+
+  it('keeps Vietnamese letters whole after NFC', () => {
+    const decomposed = 'Tie\u0302\u0301ng Vie\u0323\u0302t';
+    expect(rawTokens(decomposed)).toEqual(['tiếng', 'việt']);
+  });
+
+  it.each([
+    ['running', 'run'],
+    ['preferences', 'preference'],
+    ['passed', 'pas'],
+    ['libraries', 'library'],
+    ['tests', 'test'],
+    ['class', 'clas'],
+    ['is', 'is'],
+    ['used', 'us'],
+    ['ties', 'tie'],
+  ])('normalizes %s -> %s', (raw, norm) => {
+    expect(normalizeToken(raw)).toBe(norm);
+  });
+
+  it('drops stop-words on the raw token and keeps a distinct, ordered set', () => {
+    const q = queryTerms('What is the preferred package manager for my projects? Projects!');
+    expect(q.meaningful).toEqual(['prefer', 'package', 'manager', 'project']);
+    expect(q.all).toContain('the');
+    expect(q.sequence).toEqual(['prefer', 'package', 'manager', 'project', 'project']);
+  });
+
+  it('treats Vietnamese stop-words as stop-words', () => {
+    expect(queryTerms('tôi thích và của').meaningful).toEqual(['thích']);
+  });
+
+  it('surface forms are exactly the raw tokens that normalize to the term', () => {
+    for (const term of ['run', 'preference', 'pas', 'library', 'test', 'deploy', 'use']) {
+      const forms = surfaceForms(term);
+      expect(forms.length).toBeGreaterThan(0);
+      for (const f of forms) expect(normalizeToken(f)).toBe(term);
+    }
+    expect(surfaceForms('run')).toEqual(expect.arrayContaining(['run', 'runs', 'running']));
+    expect(surfaceForms('library')).toContain('libraries');
+    expect(surfaceForms('pas')).toEqual(expect.arrayContaining(['passed', 'pass']));
+  });
+
+  it('every token of a text is found again through the surface forms of its normalization', () => {
+    const text = 'Deploying the libraries passed; running tests uses preferences and classes';
+    for (const raw of rawTokens(text)) expect(surfaceForms(normalizeToken(raw))).toContain(raw);
+  });
+});

@@ -6,7 +6,6 @@ import { EventHub } from './events';
 import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
-import { createReadLane, type ReadLane } from './workers/read-lane';
 
 export interface EngineOptions {
   home: string;
@@ -31,8 +30,6 @@ export interface Engine {
   extraction: ExtractionService;
   /** The one-time import of legacy extraction notes (also run by hand). */
   legacyImport: LegacyImportService;
-  /** Worker threads with read-only connections: recall and memory_search run there. */
-  readLane: ReadLane;
   /** Worker threads with read-only connections: recall and memory_search run there. */
   readLane: ReadLane;
   /** Registers work to finish (or give back) before the database closes; last registered runs first. */
@@ -67,8 +64,6 @@ export function openEngine(options: EngineOptions): Engine {
   } as Engine;
   // Services: each is built on the engine above, subscribes to engine.events and registers its
   // own closer with engine.onClose (closers run last-registered first, before the db closes).
-  engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding: options.nativeBinding });
-  engine.onClose(() => engine.readLane.close());
   engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding: options.nativeBinding });
   engine.onClose(() => engine.readLane.close());
   engine.extraction = new ExtractionService(engine).start();

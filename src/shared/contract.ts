@@ -4,8 +4,6 @@ import { agentCommands } from './commands/agent';
 import { extractionCommands } from './commands/extraction';
 import { recallCommands } from './commands/recall';
 import { turnCommands } from './commands/turns';
-import { recallCommands } from './commands/recall';
-import { turnCommands } from './commands/turns';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -20,8 +18,6 @@ export const contract = {
   ...factCommands,
   ...extractionCommands,
   ...agentCommands,
-  ...recallCommands,
-  ...turnCommands,
   ...recallCommands,
   ...turnCommands,
 } as const satisfies Record<string, CommandSpec>;

@@ -8,17 +8,12 @@ import { agentHandlers } from './agent';
 import { recallHandlers } from './recall';
 import { turnHandlers } from './turns';
 
-import { recallHandlers } from './recall';
-import { turnHandlers } from './turns';
-
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
   ...sessionHandlers,
   ...factHandlers,
   ...extractionHandlers,
   ...agentHandlers,
-  ...recallHandlers,
-  ...turnHandlers,
   ...recallHandlers,
   ...turnHandlers,
 };

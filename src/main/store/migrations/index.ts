@@ -4,9 +4,6 @@ import * as visibleFactOrder from './040-visible-fact-order';
 import * as recallFactIndex from './020-recall-fact-index';
 import * as dialogueIndex from './021-dialogue-index';
 import * as recallContextRows from './022-recall-context-rows';
-import * as recallFactIndex from './020-recall-fact-index';
-import * as dialogueIndex from './021-dialogue-index';
-import * as recallContextRows from './022-recall-context-rows';
 
 export interface Migration {
   version: number;
@@ -22,9 +19,6 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: 'foundation', up: foundation.up },
   { version: 10, name: 'extraction-progress', up: extractionProgress.up },
-  { version: 20, name: 'recall-fact-index', up: recallFactIndex.up },
-  { version: 21, name: 'dialogue-index', up: dialogueIndex.up },
-  { version: 22, name: 'recall-context-rows', up: recallContextRows.up },
   { version: 20, name: 'recall-fact-index', up: recallFactIndex.up },
   { version: 21, name: 'dialogue-index', up: dialogueIndex.up },
   { version: 22, name: 'recall-context-rows', up: recallContextRows.up },

@@ -6,6 +6,9 @@ import { EventHub } from './events';
 import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
+import { WikiService } from './wiki/service';
+import { seedWiki } from './wiki/seed';
+import { DreamService } from './dream/service';
 
 export interface EngineOptions {
   home: string;
@@ -32,6 +35,10 @@ export interface Engine {
   legacyImport: LegacyImportService;
   /** Worker threads with read-only connections: recall and memory_search run there. */
   readLane: ReadLane;
+  /** The Markdown wiki at paths.wiki: validated paths, atomic writes, the cross-process write lock. */
+  wiki: WikiService;
+  /** Dream consolidation: runs, status, lint; its scheduler runs only where dream.start() is called. */
+  dream: DreamService;
   /** Registers work to finish (or give back) before the database closes; last registered runs first. */
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -64,6 +71,10 @@ export function openEngine(options: EngineOptions): Engine {
   } as Engine;
   // Services: each is built on the engine above, subscribes to engine.events and registers its
   // own closer with engine.onClose (closers run last-registered first, before the db closes).
+  seedWiki(paths.wiki);
+  engine.wiki = new WikiService(paths.wiki, paths.locks, engine.clock);
+  engine.dream = new DreamService({ db, wiki: engine.wiki, clock: engine.clock, paths, settings });
+  engine.onClose(() => engine.dream.stop());
   engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding: options.nativeBinding });
   engine.onClose(() => engine.readLane.close());
   engine.extraction = new ExtractionService(engine).start();

@@ -48,6 +48,13 @@ export const settingsSchema = z.object({
       schedule: z.string().default('0 2 * * *'),
       maxSourcesPerRun: z.number().int().min(1).default(20),
       maxInputChars: z.number().int().min(1000).default(60_000),
+      /**
+       * Empty: the built-in deterministic consolidator (offline). A model name: that model on the
+       * llm.baseUrl endpoint writes the pages, through the wiki service only.
+       */
+      model: z.string().default(''),
+      /** Per-source time limit for a model consolidator call. */
+      modelTimeoutMs: z.number().int().min(1000).default(300_000),
     })
     .prefault({}),
 });

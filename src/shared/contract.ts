@@ -4,6 +4,8 @@ import { agentCommands } from './commands/agent';
 import { extractionCommands } from './commands/extraction';
 import { recallCommands } from './commands/recall';
 import { turnCommands } from './commands/turns';
+import { wikiCommands } from './commands/wiki';
+import { dreamCommands } from './commands/dream';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -20,6 +22,8 @@ export const contract = {
   ...agentCommands,
   ...recallCommands,
   ...turnCommands,
+  ...wikiCommands,
+  ...dreamCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

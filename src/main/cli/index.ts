@@ -5,6 +5,8 @@ import { extractionCli } from './extraction';
 import { mcpCli } from './mcp';
 import { serveCli } from './serve';
 import { recallCli } from './recall';
+import { wikiCli } from './wiki';
+import { dreamCli } from './dream';
 
 /** Every CLI command; each area keeps its own list. */
-export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...extractionCli, ...mcpCli, ...serveCli, ...recallCli];
+export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...extractionCli, ...mcpCli, ...serveCli, ...recallCli, ...wikiCli, ...dreamCli];

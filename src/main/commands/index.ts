@@ -8,6 +8,9 @@ import { agentHandlers } from './agent';
 import { recallHandlers } from './recall';
 import { turnHandlers } from './turns';
 
+import { wikiHandlers } from './wiki';
+import { dreamHandlers } from './dream';
+
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
   ...sessionHandlers,
@@ -16,4 +19,6 @@ export const handlers: Handlers<Contract> = {
   ...agentHandlers,
   ...recallHandlers,
   ...turnHandlers,
+  ...wikiHandlers,
+  ...dreamHandlers,
 };

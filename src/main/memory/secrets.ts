@@ -71,17 +71,21 @@ export function shannonEntropy(s: string): number {
   return h;
 }
 
+const charClass = (ch: string) => (/[a-z]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : /[0-9]/.test(ch) ? 2 : 3);
+
 /**
- * A long token mixing upper case, lower case and digits with high entropy looks like a generated
- * credential. Hex digests (git SHAs, checksums) and UUIDs top out at 4 bits per character and
- * use one letter case, so they are not mistaken for secrets.
+ * A long token mixing upper case, lower case and digits, with high entropy and frequent switches
+ * between those classes, looks like a generated credential. Hex digests (git SHAs, checksums)
+ * and UUIDs use one letter case; identifiers (camelCase, Base64EncodedName2024) switch class
+ * rarely; so neither is mistaken for a secret.
  */
 function looksHighEntropy(token: string): boolean {
   if (token.length < 24) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((r) => r.test(token)).length;
   if (classes < 3) return false;
-  if (/^[a-z]+(?:[A-Z][a-z]+)+\d*$/.test(token)) return false; // camelCaseIdentifiers
-  return shannonEntropy(token) >= 4.2;
+  let switches = 0;
+  for (let i = 1; i < token.length; i++) if (charClass(token[i]!) !== charClass(token[i - 1]!)) switches++;
+  return switches / (token.length - 1) >= 0.45 && shannonEntropy(token) >= 3.6;
 }
 
 const TOKEN = /[A-Za-z0-9+/_=-]{24,}/g;

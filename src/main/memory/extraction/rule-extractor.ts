@@ -83,8 +83,8 @@ const ROLE_NOUN =
 
 const profile: Rule = (s) => {
   let m = s.match(/^(?:please\s+)?(?:call me|you can call me|refer to me as|address me as)\s+([\p{L}][\p{L}'.-]*(?:\s+[\p{L}][\p{L}'.-]*){0,2})\s*[.!]?$/iu);
-  if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User wants to be called ${m[1]}.` };
-  m = s.match(/^my name is\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s*[.!]?$/u);
+  if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User wants to be called ${m[1]!.replace(/[.!]+$/, '')}.` };
+  m = s.match(/^[Mm]y name is\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s*[.!]?$/u);
   if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's name is ${m[1]}.` };
   m = s.match(/^my pronouns are\s+([\p{L}/]+)/iu);
   if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's pronouns are ${m[1]}.` };
@@ -106,10 +106,17 @@ const profile: Rule = (s) => {
 // A pronoun or an ordinal points at something said a moment ago: not durable on its own.
 const DEICTIC = /^(?:that|this|it|them|those|these|yours|your (?:idea|suggestion|plan|version)|the (?:first|second|third|last|latter|former|other) (?:one|option)?|option\s*\w?|one|\d+)\b/i;
 
+const DECISION_LEAD =
+  /^(?:the decision is|decision:|we(?:'re| are) going with|we(?:'ll| will) go with|let'?s go with|let us go with|we(?:'re| are) standardi[sz]ing on|we standardi[sz]ed on)(?=\s|$)/i;
+// "we decided ..." may follow a short lead-in ("After the review we decided ..."), not a condition.
+const DECISION_CLAUSE =
+  /^((?:[\p{L}\d'-]+[ ,]+){0,5}?)(?:we(?:'ve| have)?|i(?:'ve| have)?|the team(?: has)?)\s+(?:decided|agreed|settled on|chosen|chose|picked|opted)\b/iu;
+
 const decision: Rule = (s) => {
-  const m = s.match(
-    /^(?:we(?:'ve| have)?|i(?:'ve| have)?|the team(?: has)?)\s+(?:decided|agreed|settled on|chosen|chose|picked|opted)\b|^(?:the decision is|decision:|we(?:'re| are) going with|we(?:'ll| will) go with|let'?s go with|let us go with|we(?:'re| are) standardi[sz]ing on|we standardi[sz]ed on)\b/i,
-  );
+  const lead = s.match(DECISION_LEAD);
+  const clause = lead ? null : s.match(DECISION_CLAUSE);
+  if (clause && /\b(?:if|whether|unless|once|before|until|when)\b/i.test(clause[1]!)) return null;
+  const m = lead ?? clause;
   if (!m) return null;
   const rest = s.slice(m[0].length).replace(/^\s*(?:to|that|on|for|:)?\s*/i, '');
   if (rest.length < 3 || DEICTIC.test(rest)) return null;
@@ -123,7 +130,8 @@ const convention: Rule = (s) => {
   if (/^(?:in|for|across)\s+(?:this|our|the)\s+(?:project|repo|repository|codebase|team|monorepo|workspace|code)\b[, ]+(?:we|all|every|each|the|our)\b/i.test(s)) {
     return { kind: 'convention', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
   }
-  if (/^we\s+(?:always|use|prefer|follow|name|write|keep|prefix|format|squash|rebase|tag)\b/i.test(s) && TECHNICAL.test(s)) {
+  const we = s.match(/^we\s+(?:always|use|prefer|follow|name|write|keep|prefix|format|squash|rebase|tag)\s+/i);
+  if (we && TECHNICAL.test(s) && !DEICTIC.test(s.slice(we[0].length))) {
     return { kind: 'convention', scope: 'project', confidence: 'medium', text: endSentence(capitalize(s)) };
   }
   if (/^(?:all|every|each)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|need to|needs to|has to|have to)\b/i.test(s) && TECHNICAL.test(s)) {

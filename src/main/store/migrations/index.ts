@@ -4,6 +4,7 @@ import * as visibleFactOrder from './040-visible-fact-order';
 import * as recallFactIndex from './020-recall-fact-index';
 import * as dialogueIndex from './021-dialogue-index';
 import * as recallContextRows from './022-recall-context-rows';
+import * as dreamVisibleMessages from './030-dream-visible-messages';
 
 export interface Migration {
   version: number;
@@ -22,5 +23,6 @@ export const migrations: Migration[] = [
   { version: 20, name: 'recall-fact-index', up: recallFactIndex.up },
   { version: 21, name: 'dialogue-index', up: dialogueIndex.up },
   { version: 22, name: 'recall-context-rows', up: recallContextRows.up },
+  { version: 30, name: 'dream-visible-messages', up: dreamVisibleMessages.up },
   { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
 ];

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import type { Handlers } from './types';
+import { wikiCommands } from '../../shared/commands/wiki';
+import { wikiTree } from '../wiki/tree';
+import { exportFacts } from '../wiki/export';
+import { pendingNotes } from '../dream/queue';
+
+export const wikiHandlers: Handlers<typeof wikiCommands> = {
+  'wiki.tree': (engine, { unprocessedOnly }) => {
+    const pending = unprocessedOnly ? new Set(pendingNotes(engine.db, engine.wiki).map((n) => n.name)) : null;
+    return wikiTree(engine.wiki, pending ? (name) => pending.has(name) : undefined);
+  },
+
+  'wiki.read': (engine, input) => {
+    const page = engine.wiki.read(input.path);
+    return { path: page.path, content: page.content, body: page.body, meta: page.meta };
+  },
+
+  'wiki.write': (engine, input) => engine.wiki.write(input.path, input.content),
+
+  'wiki.delete': (engine, input) => engine.wiki.delete(input.path),
+
+  'wiki.notes.append': (engine, input) => engine.wiki.appendNote(input.content),
+
+  'wiki.lint': (engine) => engine.dream.lint(),
+
+  'wiki.export': (engine, input) =>
+    exportFacts(engine.db, input.dir ? path.resolve(input.dir) : path.join(engine.paths.root, 'wiki-export'), engine.clock.now()),
+};

@@ -1,0 +1,232 @@
+import { readFileSync, statSync } from 'node:fs';
+import { Document, isMap, parseDocument } from 'yaml';
+import type { Db } from '../store/db';
+import type { Clock } from '../../shared/clock';
+import { CommandError } from '../../shared/errors';
+import type { HomePaths } from '../home';
+import { loadSettings, type Settings } from '../settings';
+import { writeFileAtomically } from '../wiki/atomic';
+import type { WikiService } from '../wiki/service';
+import type { LintReport } from '../wiki/lint';
+import { createChatClient, llmConfigFromSettings } from '../llm/openai-client';
+import { parseSchedule, nextFire } from './cron';
+import { DeterministicConsolidator } from './deterministic';
+import { ModelConsolidator } from './model-consolidator';
+import { DreamLock } from './run-lock';
+import { lintAndWrite, pendingCounts, runDream, type DreamDeps, type DreamRunResult, type DreamSettings } from './run';
+import { DreamScheduler, type SchedulerTimers } from './scheduler';
+import type { Consolidator } from './work';
+
+export interface DreamLogEntry {
+  at: string;
+  summary: string;
+}
+
+export interface DreamStatus {
+  running: boolean;
+  enabled: boolean;
+  schedule: string;
+  nextRunAt: number | null;
+  lastRuns: DreamLogEntry[];
+  pendingSessions: number;
+  pendingNotes: number;
+}
+
+export interface DreamConfig {
+  enabled: boolean;
+  schedule: string;
+}
+
+export interface DreamServiceDeps {
+  db: Db;
+  wiki: WikiService;
+  clock: Clock;
+  paths: HomePaths;
+  settings: Settings;
+  /** Real timers for the app; null for tests that drive scheduler.tick() themselves. */
+  timers?: SchedulerTimers | null;
+  /** Replaces the consolidator chosen from settings (tests, benchmarks). */
+  consolidator?: () => Consolidator;
+}
+
+/** How long a scheduled run waits for a run in another process before skipping its turn. */
+const SCHEDULED_WAIT_MS = 5 * 60_000;
+const LOG_ENTRY = /^## \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC\] (dream \|.*)$/;
+
+/** The last `limit` Dream runs recorded in LOG.md, newest first. */
+export function lastRunsFromLog(text: string | null, limit = 10): DreamLogEntry[] {
+  if (!text) return [];
+  const out: DreamLogEntry[] = [];
+  for (const line of text.split('\n')) {
+    const m = LOG_ENTRY.exec(line);
+    if (m) out.push({ at: m[1]! + ' UTC', summary: m[2]! });
+  }
+  return out.slice(-limit).reverse();
+}
+
+/**
+ * Dream for one engine: manual and scheduled runs, status, lint and the schedule settings. The
+ * scheduler only runs where start() is called (the app, `serve`), never in one-shot CLI commands.
+ */
+export class DreamService {
+  readonly lock: DreamLock;
+  readonly scheduler: DreamScheduler;
+  private settingsMtime: number | null | undefined = undefined;
+  private inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly d: DreamServiceDeps) {
+    this.lock = new DreamLock(d.paths.locks);
+    this.scheduler = new DreamScheduler({
+      clock: d.clock,
+      settings: () => this.settings(),
+      fire: () => this.track(runDream(this.deps(), { drain: false, waitMs: SCHEDULED_WAIT_MS })),
+      timers: d.timers === undefined ? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) } : d.timers,
+    });
+  }
+
+  /** Current Dream settings; settings.yaml is re-read whenever its mtime changed. */
+  settings(): DreamSettings {
+    let mtime: number | null = null;
+    try {
+      mtime = statSync(this.d.paths.settings).mtimeMs;
+    } catch {
+      mtime = null;
+    }
+    if (mtime !== this.settingsMtime) {
+      this.settingsMtime = mtime;
+      if (mtime !== null) {
+        const loaded = loadSettings(this.d.paths.settings);
+        // A malformed file keeps what we had; it is reported by the settings loader's caller.
+        if (!loaded.error) {
+          Object.assign(this.d.settings.dream, loaded.settings.dream);
+        }
+      }
+    }
+    return this.d.settings.dream;
+  }
+
+  private consolidator(): Consolidator {
+    if (this.d.consolidator) return this.d.consolidator();
+    const s = this.settings();
+    const llm = llmConfigFromSettings(this.d.settings);
+    if (s.model.trim() && llm) {
+      return new ModelConsolidator(this.d.wiki, createChatClient({ ...llm, model: s.model.trim() }), {
+        timeoutMs: s.modelTimeoutMs,
+        maxRetries: this.d.settings.llm.maxRetries,
+      });
+    }
+    return new DeterministicConsolidator(this.d.db, this.d.wiki);
+  }
+
+  private deps(): DreamDeps {
+    const db = this.d.db;
+    const byId = db.prepare('SELECT 1 FROM sessions WHERE id = ?');
+    let slugs: Set<string> | null = null;
+    return {
+      db,
+      wiki: this.d.wiki,
+      clock: this.d.clock,
+      lock: this.lock,
+      settings: () => this.settings(),
+      consolidator: () => this.consolidator(),
+      sessionExists: ({ sessionId, slug }) => {
+        if (sessionId) return byId.get(sessionId) !== undefined;
+        slugs ??= new Set(
+          (db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]).map(
+            (r) => r.s,
+          ),
+        );
+        return slugs.has(slug.slice(0, 8));
+      },
+    };
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p)).catch(() => {});
+    return p;
+  }
+
+  /** A manual run: reports already_running at once when another run (here or elsewhere) holds the lock. */
+  run(options: { drain: boolean; waitMs?: number }): Promise<DreamRunResult> {
+    return this.track(runDream(this.deps(), { drain: options.drain, waitMs: options.waitMs ?? 0 }));
+  }
+
+  lint(): Promise<LintReport> {
+    return this.track(lintAndWrite(this.deps()));
+  }
+
+  async status(): Promise<DreamStatus> {
+    const s = this.settings();
+    const counts = pendingCounts({ db: this.d.db, wiki: this.d.wiki });
+    let nextRunAt = this.scheduler.started ? this.scheduler.nextRunAt : null;
+    if (!this.scheduler.started && s.enabled) {
+      try {
+        nextRunAt = nextFire(s.schedule, this.d.clock.now());
+      } catch {
+        nextRunAt = null;
+      }
+    }
+    return {
+      running: await this.lock.heldAnywhere(),
+      enabled: s.enabled,
+      schedule: s.schedule,
+      nextRunAt,
+      lastRuns: lastRunsFromLog(this.d.wiki.tryRead('LOG.md')?.content ?? null),
+      pendingSessions: counts.sessions,
+      pendingNotes: counts.notes,
+    };
+  }
+
+  getConfig(): DreamConfig {
+    const s = this.settings();
+    return { enabled: s.enabled, schedule: s.schedule };
+  }
+
+  /**
+   * Saves enabled/schedule into settings.yaml (other keys and comments kept), atomically, then
+   * reloads the scheduler. A bad cron expression is refused before anything is written.
+   */
+  async setConfig(next: Partial<DreamConfig>): Promise<DreamConfig> {
+    const current = this.getConfig();
+    const merged = { ...current, ...next };
+    merged.schedule = merged.schedule.trim();
+    parseSchedule(merged.schedule).stop();
+    let text = '';
+    try {
+      text = readFileSync(this.d.paths.settings, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    let doc: Document = parseDocument(text);
+    if (doc.errors.length) {
+      throw new CommandError('conflict', `settings.yaml cannot be parsed, so it was not changed: ${doc.errors[0]!.message}`);
+    }
+    if (doc.contents === null) doc = new Document({});
+    else if (!isMap(doc.contents)) throw new CommandError('conflict', 'settings.yaml is not a mapping, so it was not changed');
+    doc.setIn(['dream', 'enabled'], merged.enabled);
+    doc.setIn(['dream', 'schedule'], merged.schedule);
+    await writeFileAtomically(this.d.paths.settings, doc.toString());
+    Object.assign(this.d.settings.dream, merged);
+    this.settingsMtime = undefined;
+    this.settings();
+    this.scheduler.reload();
+    if (merged.enabled && !this.scheduler.started && this.autoStart) this.scheduler.start();
+    return merged;
+  }
+
+  private autoStart = false;
+
+  /** Starts the scheduler (idempotent). While Dream is disabled it only watches settings.yaml. */
+  start(): void {
+    this.autoStart = true;
+    this.scheduler.start();
+  }
+
+  /** Stops scheduling and waits for any run in flight, so the database can close safely. */
+  async stop(): Promise<void> {
+    this.autoStart = false;
+    await this.scheduler.stop();
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

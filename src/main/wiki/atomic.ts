@@ -1,0 +1,62 @@
+import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+
+/**
+ * Replaces a file so a reader (or a crash) only ever sees the old or the new content: a sibling
+ * temp file is written and fsynced, takes the old file's mode, and is renamed over the target
+ * (write-file-atomic does all of that and removes the temp file on failure). The folder is
+ * fsynced afterwards so the rename itself survives a power cut where the platform allows it.
+ */
+export async function writeFileAtomically(file: string, content: string): Promise<void> {
+  await writeFileAtomic(file, content, { encoding: 'utf8', fsync: true });
+  fsyncDir(path.dirname(file));
+}
+
+export function writeFileAtomicallySync(file: string, content: string): void {
+  writeFileAtomic.sync(file, content, { encoding: 'utf8', fsync: true });
+  fsyncDir(path.dirname(file));
+}
+
+function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Windows cannot open a folder for fsync; the rename is still atomic there.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+// write-file-atomic names its temp files `<target>.<32-bit number>`.
+const TEMP_FILE = /\.md\.\d+$/;
+
+/**
+ * Removes temp files a killed writer left behind. Only safe while holding the wiki write lock,
+ * because then no other writer can have a temp file in flight.
+ */
+export function removeLeftoverTempFiles(dirs: string[], olderThanMs = 0, now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!TEMP_FILE.test(name)) continue;
+      const file = path.join(dir, name);
+      try {
+        if (now - statSync(file).mtimeMs < olderThanMs) continue;
+        rmSync(file, { force: true });
+        removed.push(file);
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,138 @@
+import { KNOWLEDGE_SECTIONS } from './layout';
+import { extractWikiLinks } from './links';
+import type { WikiService, WikiPage } from './service';
+import { renderPage } from './front-matter';
+
+export const LINT_CATEGORIES = [
+  'broken_link',
+  'orphan_page',
+  'missing_front_matter',
+  'stale_page',
+  'low_confidence',
+  'index_drift',
+  'deleted_session',
+] as const;
+export type LintCategory = (typeof LINT_CATEGORIES)[number];
+
+const LABELS: Record<LintCategory, string> = {
+  broken_link: 'Broken links',
+  orphan_page: 'Orphan pages',
+  missing_front_matter: 'Missing front matter',
+  stale_page: 'Stale pages',
+  low_confidence: 'Low confidence',
+  index_drift: 'Index drift',
+  deleted_session: 'Deleted sessions',
+};
+
+export interface LintFinding {
+  category: LintCategory;
+  path: string;
+  message: string;
+}
+
+export interface LintReport {
+  generatedAt: number;
+  issues: number;
+  findings: LintFinding[];
+}
+
+export interface LintOptions {
+  now: number;
+  /**
+   * Whether the session a `sources/session-<slug>.md` page summarises still exists. The page's
+   * front matter `session` id is passed when present; the slug always is.
+   */
+  sessionExists?: (ref: { sessionId: string | null; slug: string }) => boolean;
+}
+
+/** Pages not updated for this long are reported stale (about six months). */
+export const STALE_AFTER_MS = 183 * 24 * 3600 * 1000;
+
+interface Loaded {
+  page: WikiPage | null;
+  rel: string;
+  slug: string;
+  section: string;
+}
+
+/**
+ * Checks the wiki without changing it: links, orphans, front matter, staleness, the index, and
+ * source pages whose session was forgotten. Forgetting a session never rewrites the wiki; this
+ * is where it shows up instead.
+ */
+export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
+  const findings: LintFinding[] = [];
+  const add = (category: LintCategory, path: string, message: string) => findings.push({ category, path, message });
+
+  const pages: Loaded[] = [];
+  for (const section of KNOWLEDGE_SECTIONS) {
+    for (const name of wiki.listSection(section)) {
+      const rel = `${section}/${name}`;
+      let page: WikiPage | null = null;
+      try {
+        page = wiki.read(rel);
+      } catch {
+        add('missing_front_matter', rel, 'cannot be read');
+      }
+      pages.push({ page, rel, slug: name.slice(0, -3).toLowerCase(), section });
+    }
+  }
+  const slugs = new Set(pages.map((p) => p.slug));
+  const inbound = new Map<string, number>();
+  for (const p of pages) {
+    if (!p.page) continue;
+    for (const target of extractWikiLinks(p.page.content)) {
+      if (target === p.slug) continue;
+      if (!slugs.has(target)) add('broken_link', p.rel, `links to [[${target}]], which has no page`);
+      else inbound.set(target, (inbound.get(target) ?? 0) + 1);
+    }
+  }
+
+  for (const p of pages) {
+    if (!p.page) continue;
+    const { meta } = p.page;
+    if (p.section !== 'sources' && !inbound.get(p.slug)) add('orphan_page', p.rel, 'no other page links to it');
+    const hasFront = p.page.content.trimStart().startsWith('---') && (meta.description || meta.updated || meta.tags.length);
+    if (!hasFront) add('missing_front_matter', p.rel, 'has no front matter (description, tags, updated, confidence, sources)');
+    else {
+      const missing = [!meta.description && 'description', !meta.updated && 'updated'].filter(Boolean);
+      if (missing.length) add('missing_front_matter', p.rel, `front matter lacks ${missing.join(' and ')}`);
+    }
+    if (meta.updated) {
+      const t = Date.parse(meta.updated);
+      if (Number.isNaN(t)) add('stale_page', p.rel, `updated "${meta.updated}" is not a date`);
+      else if (options.now - t > STALE_AFTER_MS) add('stale_page', p.rel, `not updated since ${meta.updated}`);
+    }
+    if (meta.confidence === 'low') add('low_confidence', p.rel, 'confidence: low');
+    if (p.section === 'sources' && p.slug.startsWith('session-') && options.sessionExists) {
+      const sessionId = typeof p.page.data?.session === 'string' ? p.page.data.session : null;
+      if (!options.sessionExists({ sessionId, slug: p.slug.slice('session-'.length) })) {
+        add('deleted_session', p.rel, 'its session was deleted; the page was kept for inspection (delete it if unwanted)');
+      }
+    }
+  }
+
+  const index = wiki.tryRead('INDEX.md');
+  if (!index) add('index_drift', 'INDEX.md', 'INDEX.md is missing');
+  else {
+    const listed = new Set(extractWikiLinks(index.content));
+    for (const s of listed) if (!slugs.has(s)) add('index_drift', 'INDEX.md', `lists [[${s}]], which has no page`);
+    for (const p of pages) if (!listed.has(p.slug)) add('index_drift', p.rel, 'is not listed in INDEX.md');
+  }
+  findings.sort((a, b) => LINT_CATEGORIES.indexOf(a.category) - LINT_CATEGORIES.indexOf(b.category) || a.path.localeCompare(b.path));
+  return { generatedAt: options.now, issues: findings.length, findings };
+}
+
+/** LINT.md: front matter, one section per category, `- (none)` for an empty one. */
+export function renderLintReport(report: LintReport): string {
+  const lines = ['# Wiki Lint Report', ''];
+  for (const category of LINT_CATEGORIES) {
+    const items = report.findings.filter((f) => f.category === category);
+    lines.push(`## ${LABELS[category]} (${items.length})`, '');
+    if (items.length === 0) lines.push('- (none)');
+    for (const f of items) lines.push(`- \`${f.path}\`: ${f.message}`);
+    lines.push('');
+  }
+  const generated = new Date(report.generatedAt).toISOString().slice(0, 10) + ' UTC';
+  return renderPage({ generated, issues: report.issues }, lines.join('\n'));
+}

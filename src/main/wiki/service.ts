@@ -1,0 +1,225 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../../shared/clock';
+import { CommandError, invalid, notFound } from '../../shared/errors';
+import { removeLeftoverTempFiles, writeFileAtomically } from './atomic';
+import { FileLock } from './file-lock';
+import { parsePage, type PageMeta } from './front-matter';
+import { APPEND_ONLY, PROTECTED_FROM_DELETE, READ_ONLY_SECTIONS, SECTIONS, type Section } from './layout';
+import { Mutex } from './mutex';
+import { resolveWikiFile, validateWikiPath, type WikiPath } from './paths';
+
+export interface WikiPage {
+  path: string;
+  content: string;
+  body: string;
+  meta: PageMeta;
+  /** The raw front matter mapping, or null. */
+  data: Record<string, unknown> | null;
+  mtimeMs: number;
+}
+
+export interface WriteOptions {
+  /** Internal callers (the note append helper) may write under notes/; commands and models may not. */
+  allowReadOnly?: boolean;
+  field?: string;
+}
+
+const PAGE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.md$/;
+const LOCK_WAIT_MS = 30_000;
+
+const utcStamp = (ms: number) => {
+  const iso = new Date(ms).toISOString();
+  return { date: iso.slice(0, 10), time: iso.slice(11, 16) };
+};
+
+/**
+ * Every file operation on the wiki: validated paths, atomic replacement, and one write lock
+ * (in-process mutex + cross-process lock file) around every write and append, so the app and a
+ * CLI writing at the same moment never lose or interleave a line. The lock is re-entrant within
+ * one async call chain, so Dream can hold it across all the pages of one item.
+ */
+export class WikiService {
+  private readonly mutex = new Mutex();
+  private readonly holding = new AsyncLocalStorage<boolean>();
+  private readonly lock: FileLock;
+
+  constructor(
+    readonly root: string,
+    locksDir: string,
+    private readonly clock: Clock,
+  ) {
+    this.lock = new FileLock(path.join(locksDir, 'wiki-write'));
+  }
+
+  /** Runs fn holding the write lock (immediately, if this call chain already holds it). */
+  async withWriteLock<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.holding.getStore()) return fn();
+    return this.mutex.run(async () => {
+      const held = await this.lock.acquire('wiki write', LOCK_WAIT_MS);
+      if (!held) throw new CommandError('busy', 'the wiki is locked by another process; try again');
+      try {
+        return await this.holding.run(true, fn);
+      } finally {
+        await held.release();
+      }
+    });
+  }
+
+  /** Validates a caller's path and resolves it inside the wiki. */
+  locate(rawPath: unknown, field = 'path'): { wp: WikiPath; file: string } {
+    const wp = validateWikiPath(rawPath, field);
+    return { wp, file: resolveWikiFile(this.root, wp, field) };
+  }
+
+  exists(rawPath: string): boolean {
+    try {
+      return statSync(this.locate(rawPath).file).isFile();
+    } catch (e) {
+      if (e instanceof CommandError) throw e;
+      return false;
+    }
+  }
+
+  read(rawPath: unknown, field = 'path'): WikiPage {
+    const { wp, file } = this.locate(rawPath, field);
+    let content: string;
+    let mtimeMs: number;
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) throw notFound('wiki page', wp.rel, field);
+      mtimeMs = st.mtimeMs;
+      content = readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('wiki page', wp.rel, field);
+      throw e;
+    }
+    const parsed = parsePage(content);
+    return { path: wp.rel, content, body: parsed.body, meta: parsed.meta, data: parsed.data, mtimeMs };
+  }
+
+  /** The page, or null when it does not exist. */
+  tryRead(rawPath: string): WikiPage | null {
+    try {
+      return this.read(rawPath);
+    } catch (e) {
+      if (e instanceof CommandError && e.code === 'not_found') return null;
+      throw e;
+    }
+  }
+
+  /** Creates or replaces a page atomically. notes/ and LOG.md are refused: they only grow by appends. */
+  async write(rawPath: unknown, content: string, options: WriteOptions = {}): Promise<{ path: string; created: boolean }> {
+    const field = options.field ?? 'path';
+    const { wp, file } = this.locate(rawPath, field);
+    if (APPEND_ONLY.includes(wp.rel)) throw new CommandError('forbidden', `${field}: ${wp.rel} is append-only; it cannot be overwritten`, field);
+    if (!options.allowReadOnly && wp.section && READ_ONLY_SECTIONS.includes(wp.section)) {
+      throw new CommandError('forbidden', `${field}: ${wp.section}/ is read-only Dream input; append a note instead`, field);
+    }
+    if (typeof content !== 'string') throw invalid('content', 'must be a string');
+    if (content.includes('\0')) throw invalid('content', 'must not contain NUL bytes');
+    return this.withWriteLock(async () => {
+      if (wp.section) mkdirSync(path.dirname(file), { recursive: true });
+      // Re-check after taking the lock: a folder could have been swapped for a symlink meanwhile.
+      resolveWikiFile(this.root, wp, field);
+      let created = false;
+      try {
+        statSync(file);
+      } catch {
+        created = true;
+      }
+      await writeFileAtomically(file, content);
+      return { path: wp.rel, created };
+    });
+  }
+
+  async delete(rawPath: unknown, field = 'path'): Promise<{ path: string }> {
+    const { wp, file } = this.locate(rawPath, field);
+    if (PROTECTED_FROM_DELETE.includes(wp.rel)) {
+      throw new CommandError('forbidden', `${field}: Refusing to delete protected wiki file ${wp.rel}; overwrite it instead`, field);
+    }
+    if (wp.section && READ_ONLY_SECTIONS.includes(wp.section)) {
+      throw new CommandError('forbidden', `${field}: ${wp.section}/ is read-only Dream input; it cannot be deleted here`, field);
+    }
+    return this.withWriteLock(async () => {
+      resolveWikiFile(this.root, wp, field);
+      try {
+        if (!statSync(file).isFile()) throw notFound('wiki page', wp.rel, field);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('wiki page', wp.rel, field);
+        throw e;
+      }
+      rmSync(file);
+      return { path: wp.rel };
+    });
+  }
+
+  /** Read-modify-replace under the lock: the primitive both append helpers use. */
+  private async appendTo(rel: string, make: (current: string | null) => string): Promise<void> {
+    const { file } = this.locate(rel);
+    await this.withWriteLock(async () => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      let current: string | null = null;
+      try {
+        current = readFileSync(file, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      await writeFileAtomically(file, make(current));
+    });
+  }
+
+  /** Adds a timestamped entry to today's (UTC) daily note. */
+  async appendNote(content: string, at = this.clock.now()): Promise<{ path: string }> {
+    const text = content.trim();
+    if (!text) throw invalid('content', 'must not be empty');
+    if (text.includes('\0')) throw invalid('content', 'must not contain NUL bytes');
+    const { date, time } = utcStamp(at);
+    const rel = `notes/${date}.md`;
+    const entry = `## ${time} UTC\n\n${text}\n`;
+    await this.appendTo(rel, (current) => (current === null || current === '' ? entry : `${current.replace(/\n*$/, '\n')}\n${entry}`));
+    return { path: rel };
+  }
+
+  /** Appends `## [YYYY-MM-DD HH:MM UTC] first line` (greppable with `grep '^## \['`) and any detail lines. */
+  async appendLog(entry: string, at = this.clock.now()): Promise<void> {
+    const [first = '', ...rest] = entry.trim().split('\n');
+    const { date, time } = utcStamp(at);
+    const detail = rest.join('\n').trim();
+    const block = `## [${date} ${time} UTC] ${first.trim()}\n${detail ? `\n${detail}\n` : ''}\n`;
+    await this.appendTo('LOG.md', (current) => {
+      const head =
+        current === null || current.trim() === ''
+          ? '# Wiki Log\n\nAppend-only record of Dream runs and lint passes, newest last. Find entries with `grep \'^## \\[\' LOG.md`.\n\n'
+          : current.replace(/\n*$/, '\n\n');
+      return head + block;
+    });
+  }
+
+  /** The page files of one section folder (no recursion), sorted by name. */
+  listSection(section: Section): string[] {
+    const dir = path.join(this.root, section);
+    try {
+      resolveWikiFile(this.root, { rel: `${section}/x.md`, section, stem: 'x' });
+    } catch {
+      return [];
+    }
+    let names: string[];
+    try {
+      names = readdirSync(dir, { withFileTypes: true })
+        .filter((d) => (d.isFile() || d.isSymbolicLink()) && PAGE_FILE.test(d.name))
+        .map((d) => d.name);
+    } catch {
+      return [];
+    }
+    return names.sort();
+  }
+
+  /** Removes temp files left by a killed writer; holds the lock so no live writer is affected. */
+  async cleanLeftovers(): Promise<string[]> {
+    return this.withWriteLock(async () =>
+      removeLeftoverTempFiles([this.root, ...SECTIONS.map((s) => path.join(this.root, s))]),
+    );
+  }
+}

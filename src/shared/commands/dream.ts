@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineCommand } from './define';
+
+const dreamConfig = z.object({ enabled: z.boolean(), schedule: z.string() });
+
+export const dreamCommands = {
+  'dream.run': defineCommand({
+    description:
+      'Consolidate pending top-level sessions and daily notes into the wiki. One bounded batch, or with drain every pending item in bounded batches. Reports already_running when another run holds the Dream lock.',
+    mutates: true,
+    input: z.object({ drain: z.boolean().default(false) }).strict(),
+    output: z.object({
+      status: z.enum(['completed', 'already_running']),
+      sessionsProcessed: z.number().int(),
+      notesProcessed: z.number().int(),
+      remaining: z.number().int(),
+      failed: z.number().int(),
+      pagesWritten: z.number().int(),
+    }),
+  }),
+  'dream.status': defineCommand({
+    description: 'Whether a run is in progress, the schedule, the next run, the last runs (from LOG.md) and what is pending.',
+    mutates: false,
+    input: z.object({}).strict(),
+    output: z.object({
+      running: z.boolean(),
+      enabled: z.boolean(),
+      schedule: z.string(),
+      nextRunAt: z.number().int().nullable(),
+      lastRuns: z.array(z.object({ at: z.string(), summary: z.string() })),
+      pendingSessions: z.number().int(),
+      pendingNotes: z.number().int(),
+    }),
+  }),
+  'dream.config.get': defineCommand({
+    description: 'The Dream schedule settings: enabled and the 5-field cron expression (UTC).',
+    mutates: false,
+    input: z.object({}).strict(),
+    output: dreamConfig,
+  }),
+  'dream.config.set': defineCommand({
+    description: 'Change the Dream schedule; the cron expression is validated, settings.yaml saved atomically and the scheduler reloaded.',
+    mutates: true,
+    input: z
+      .object({ enabled: z.boolean().optional(), schedule: z.string().trim().min(1, 'must not be empty').max(200).optional() })
+      .strict(),
+    output: dreamConfig,
+  }),
+} as const;

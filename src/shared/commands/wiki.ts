@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineCommand } from './define';
+
+const pagePath = z.string().max(1000);
+const confidenceOrNull = z.enum(['low', 'medium', 'high']).nullable();
+
+export const treeEntry = z.object({
+  path: z.string(),
+  description: z.string().nullable(),
+  updated: z.string().nullable(),
+  tags: z.array(z.string()),
+  confidence: confidenceOrNull,
+  sources: z.array(z.string()),
+});
+
+export const lintFinding = z.object({
+  category: z.enum([
+    'broken_link',
+    'orphan_page',
+    'missing_front_matter',
+    'stale_page',
+    'low_confidence',
+    'index_drift',
+    'deleted_session',
+  ]),
+  path: z.string(),
+  message: z.string(),
+});
+
+export const wikiCommands = {
+  'wiki.tree': defineCommand({
+    description:
+      'The wiki by section (system, notes, imports, topics, entities, sources, comparisons) with each page\'s front matter. unprocessedOnly keeps only the notes Dream has not consumed yet.',
+    mutates: false,
+    input: z.object({ unprocessedOnly: z.boolean().default(false) }).strict(),
+    output: z.object({
+      system: z.array(treeEntry),
+      notes: z.array(treeEntry),
+      imports: z.array(treeEntry),
+      topics: z.array(treeEntry),
+      entities: z.array(treeEntry),
+      sources: z.array(treeEntry),
+      comparisons: z.array(treeEntry),
+    }),
+  }),
+  'wiki.read': defineCommand({
+    description: 'One wiki page: its raw content and front matter. Paths are relative, e.g. topics/sqlite.md.',
+    mutates: false,
+    input: z.object({ path: pagePath }).strict(),
+    output: z.object({
+      path: z.string(),
+      content: z.string(),
+      body: z.string(),
+      meta: treeEntry.omit({ path: true }).extend({ related: z.array(z.string()) }),
+    }),
+  }),
+  'wiki.write': defineCommand({
+    description:
+      'Create or replace a wiki page atomically. notes/ (Dream input) and LOG.md (append-only) are refused.',
+    mutates: true,
+    input: z.object({ path: pagePath, content: z.string().max(1_000_000, 'must be at most 1,000,000 characters') }).strict(),
+    output: z.object({ path: z.string(), created: z.boolean() }),
+  }),
+  'wiki.delete': defineCommand({
+    description: 'Delete a wiki page. USER.md, INDEX.md and LOG.md are protected (overwrite them instead); notes/ is read-only.',
+    mutates: true,
+    input: z.object({ path: pagePath }).strict(),
+    output: z.object({ path: z.string() }),
+  }),
+  'wiki.notes.append': defineCommand({
+    description: "Append a timestamped entry to today's daily note (notes/YYYY-MM-DD.md, UTC); Dream consumes it later.",
+    mutates: true,
+    input: z.object({ content: z.string().max(100_000, 'must be at most 100,000 characters') }).strict(),
+    output: z.object({ path: z.string() }),
+  }),
+  'wiki.lint': defineCommand({
+    description:
+      'Check the wiki (broken [[links]], orphan pages, missing front matter, stale pages, low confidence, index drift, source pages of deleted sessions) and write LINT.md. Nothing else is changed.',
+    mutates: true,
+    input: z.object({}).strict(),
+    output: z.object({ generatedAt: z.number().int(), issues: z.number().int(), findings: z.array(lintFinding) }),
+  }),
+  'wiki.export': defineCommand({
+    description: 'Write every semantic fact as Markdown, one page per scope, plus INDEX.md. dir defaults to <home>/wiki-export.',
+    mutates: true,
+    input: z.object({ dir: z.string().trim().min(1).max(4096).optional() }).strict(),
+    output: z.object({
+      dir: z.string(),
+      facts: z.number().int(),
+      pages: z.array(z.object({ file: z.string(), scope: z.string(), scopeKey: z.string(), facts: z.number().int() })),
+    }),
+  }),
+} as const;

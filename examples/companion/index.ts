@@ -8,9 +8,10 @@
  * Environment: OPENAI_BASE_URL (default http://127.0.0.1:11434/v1), OPENAI_API_KEY, OPENAI_MODEL
  * (default llama3.2), EVOFLUX_HOME. It spawns `evoflux-memory mcp` itself; nothing to start first.
  *
- * Each turn: memory_begin_turn (persists the user message, returns the context block) -> the
- * model, which may call memory_search / memory_remember / memory_list_facts /
- * memory_forget_fact -> memory_complete_turn with the final answer (drives extraction).
+ * Each turn: memory_begin_turn (persists the user message, returns the context: window, USER.md,
+ * recalled facts) -> the model, which may call memory_search / memory_remember /
+ * memory_list_facts / memory_forget_fact -> memory_complete_turn with the final answer and the
+ * tool rounds (completed answers drive extraction).
  */
 import path from 'node:path';
 import readline from 'node:readline';
@@ -87,6 +88,36 @@ async function chat(messages: ChatMessage[], tools: OpenAiTool[]): Promise<ChatM
   return message;
 }
 
+interface WindowMessage {
+  role: 'user' | 'assistant' | 'tool' | 'system';
+  content: string;
+  hidden: boolean;
+  systemGenerated: boolean;
+  isSummary: boolean;
+  toolCallRound: boolean;
+  sideChatContext: boolean;
+}
+interface BeginTurn {
+  userMessage: { id: string };
+  context: { window: WindowMessage[]; userProfile: string | null; block: string };
+}
+
+/**
+ * The session window as chat messages: USER.md joins the system prompt, the compaction summary
+ * comes first, and the persisted recall row stays where it was stored (a user-role data row
+ * right after the request). Tool rounds are not replayed: their call ids are gone.
+ */
+function contextToMessages(context: BeginTurn['context']): ChatMessage[] {
+  const system = [SYSTEM_PROMPT, context.userProfile].filter(Boolean).join('\n\n');
+  const out: ChatMessage[] = [{ role: 'system', content: system }];
+  for (const m of context.window) {
+    if (m.isSummary) out.push({ role: 'system', content: `Summary of the earlier conversation:\n${m.content}` });
+    else if (m.role === 'user') out.push({ role: 'user', content: m.content });
+    else if (m.role === 'assistant' && !m.toolCallRound) out.push({ role: 'assistant', content: m.content });
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const bin = path.resolve(__dirname, '../../bin/evoflux-memory.js');
   const home = args.home ?? process.env.EVOFLUX_HOME;
@@ -125,32 +156,36 @@ async function main(): Promise<void> {
   process.stderr.write(`memory session ${sessionId} (model ${endpoint.model} at ${endpoint.baseUrl})\n`);
 
   const runTurn = async (userText: string): Promise<string> => {
-    // The context block holds the session window, USER.md and recalled facts, all fenced as data.
-    const begun = await call('memory_begin_turn', { sessionId, content: userText });
-    const messages: ChatMessage[] = [
-      { role: 'system', content: `${SYSTEM_PROMPT}\n\n${textOf(begun)}` },
-      { role: 'user', content: userText },
-    ];
+    // Persists the user message and recalls; the context holds the session window (with the
+    // recall row right after this message), USER.md and the recalled facts, all fenced as data.
+    const begun = (await call('memory_begin_turn', { sessionId, userText })).structuredContent as unknown as BeginTurn;
+    const messages = contextToMessages(begun.context);
+    const toolRounds: { content: string; toolOutputs: string[] }[] = [];
     for (let round = 0; ; round++) {
       const reply = await chat(messages, round < MAX_TOOL_ROUNDS ? modelTools : []);
       if (!reply.tool_calls?.length) {
         const answer = (reply.content ?? '').trim() || '(no answer)';
-        await call('memory_complete_turn', { sessionId, content: answer });
+        // Tool rounds are stored as such: they never count as completed responses.
+        await call('memory_complete_turn', { sessionId, assistantText: answer, ...(toolRounds.length ? { toolRounds } : {}) });
         return answer;
       }
       messages.push({ role: 'assistant', content: reply.content ?? null, tool_calls: reply.tool_calls });
+      const outputs: string[] = [];
       for (const tc of reply.tool_calls) {
         let output: string;
         try {
-          const input = JSON.parse(tc.function.arguments || '{}') as Record<string, unknown>;
           if (!MODEL_TOOLS.includes(tc.function.name)) throw new Error(`tool not offered: ${tc.function.name}`);
+          const input = JSON.parse(tc.function.arguments || '{}') as Record<string, unknown>;
           const result = (await memory.callTool({ name: tc.function.name, arguments: { ...input, sessionId } })) as CallToolResult;
           output = textOf(result);
         } catch (e) {
           output = `error: ${(e as Error).message}`;
         }
+        outputs.push(output);
         messages.push({ role: 'tool', tool_call_id: tc.id, content: output });
       }
+      const calls = reply.tool_calls.map((tc) => `${tc.function.name}(${tc.function.arguments})`).join('\n');
+      toolRounds.push({ content: [reply.content, calls].filter(Boolean).join('\n'), toolOutputs: outputs });
     }
   };
 

@@ -104,8 +104,8 @@ const clip = (s: string, n: number) => (s.length <= n ? s : s.slice(0, n - 1).tr
 export function builtInSummary(rows: readonly Row[], maxChars = SUMMARY_MAX_CHARS): string {
   const prior = rows.filter((r) => r.is_summary === 1).at(-1);
   const body = rows.filter((r) => r.is_summary === 0 && r.model_context === null && r.side_chat_context === 0);
-  const first = rows[0]?.seq ?? 0;
-  const last = rows.at(-1)?.seq ?? 0;
+  const first = body[0]?.seq ?? 0;
+  const last = body.at(-1)?.seq ?? 0;
   const header = `Summary of the earlier conversation (messages #${first}–#${last}, ${body.length} messages).`;
   const head = [header];
   if (prior) head.push(`Prior summary: ${clip(flat(prior.content), Math.floor(maxChars / 3))}`);
@@ -190,17 +190,17 @@ export async function compactSession(engine: Engine, sessionId: string, keepLast
     .all(sessionId) as Row[];
   const cut = cutPoint(rows, keep);
   if (cut === null) return { summary: null, compactedMessages: 0, summarizer: null };
-  const before = rows.filter((r) => r.seq < cut);
+  // The current summary is appended after the rows it replaced, so it is folded in by flag, not by seq.
+  const before = rows.filter((r) => r.is_summary === 1 || r.seq < cut).sort((a, b) => b.is_summary - a.is_summary || a.seq - b.seq);
   if (before.every((r) => r.is_summary === 1)) return { summary: null, compactedMessages: 0, summarizer: null };
 
   const model = await modelSummary(engine, before);
   const text = model ?? builtInSummary(before);
   return writeTx(db, () => {
-    const lastSeq = before.at(-1)!.seq;
     // Only rows still uncompacted are flagged: a concurrent compaction cannot double-count.
     const flagged = db
-      .prepare('UPDATE session_messages SET compacted = 1 WHERE session_id = ? AND seq <= ? AND compacted = 0')
-      .run(sessionId, lastSeq).changes;
+      .prepare('UPDATE session_messages SET compacted = 1 WHERE session_id = ? AND (seq < ? OR is_summary = 1) AND compacted = 0')
+      .run(sessionId, cut).changes;
     if (flagged === 0) return { summary: null, compactedMessages: 0, summarizer: null };
     const summary = appendMessage(
       db,

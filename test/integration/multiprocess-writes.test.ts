@@ -8,7 +8,8 @@ import { connectMcp } from '../helpers/mcp';
 
 const N_FACTS = 60;
 const N_APP_MESSAGES = 150;
-const N_CLI_MESSAGES = 5;
+const N_CLI_MESSAGES = 4;
+const N_TURNS = 15;
 
 /** One real `evoflux-memory` CLI process, asynchronously, so several overlap. */
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -41,8 +42,17 @@ describe('several processes writing one home at once', () => {
           b.call('memory_create_session', { projectId: 'shared', title: 'companion B' }),
         ]);
 
+        // Both companions also take turns in ONE shared session at the same time.
+        const sharedSession = (await a.call('memory_create_session', { projectId: 'shared', title: 'shared turns' })).id;
+        const turns = async (mcp: typeof a, tag: string) => {
+          for (let i = 0; i < N_TURNS; i++) {
+            await mcp.call('memory_begin_turn', { sessionId: sharedSession, userText: `${tag} asks question ${i} about the build` });
+            await mcp.call('memory_complete_turn', { sessionId: sharedSession, assistantText: `${tag} answer ${i}` });
+          }
+        };
         const companion = (mcp: typeof a, sessionId: string, tag: string) =>
           Promise.all([
+            turns(mcp, tag),
             ...Array.from({ length: N_FACTS }, (_, i) =>
               mcp.call('memory_remember', { sessionId, scope: 'project', kind: 'fact', text: `${tag} observation number ${i}` }),
             ),
@@ -68,8 +78,8 @@ describe('several processes writing one home at once', () => {
         );
 
         const [ra, rb, , cliResults] = await Promise.all([companion(a, sa.id, 'A'), companion(b, sb.id, 'B'), appWrites, cliWrites]);
-        expect(ra).toHaveLength(N_FACTS + 1);
-        expect(rb).toHaveLength(N_FACTS + 1);
+        expect(ra).toHaveLength(N_FACTS + 2);
+        expect(rb).toHaveLength(N_FACTS + 2);
         for (const r of cliResults.flat()) expect(r.code, r.stderr).toBe(0);
 
         // Every write is there exactly once, read back by yet another connection.
@@ -92,6 +102,17 @@ describe('several processes writing one home at once', () => {
             app.db.prepare('SELECT seq FROM session_messages WHERE session_id = ? ORDER BY seq').all(sessionId) as { seq: number }[]
           ).map((r) => r.seq);
           expect(seqs).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
+        }
+        // The shared session: every turn of both processes, in one gap-free sequence.
+        const sharedRows = app.db
+          .prepare('SELECT seq, role, content, hidden FROM session_messages WHERE session_id = ? ORDER BY seq')
+          .all(sharedSession) as { seq: number; role: string; content: string; hidden: number }[];
+        expect(sharedRows.map((r) => r.seq)).toEqual(sharedRows.map((_, i) => i + 1));
+        const visibleTurns = sharedRows.filter((r) => !r.hidden);
+        expect(visibleTurns).toHaveLength(2 * 2 * N_TURNS);
+        for (const tag of ['A', 'B']) {
+          expect(visibleTurns.filter((r) => r.role === 'user' && r.content.startsWith(`${tag} asks`))).toHaveLength(N_TURNS);
+          expect(visibleTurns.filter((r) => r.role === 'assistant' && r.content.startsWith(`${tag} answer`))).toHaveLength(N_TURNS);
         }
         // Each companion sees its own facts through its own process, and the other's in the shared project.
         const listed = await a.call('memory_list_facts', { sessionId: sa.id, limit: 200 });

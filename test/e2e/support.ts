@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -9,12 +9,24 @@ export const ROOT = path.resolve(__dirname, '../..');
 export const SCREENSHOTS = path.join(__dirname, 'screenshots');
 export const CHROMIUM = '/usr/bin/chromium';
 
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
 /**
  * `npm test` builds before vitest runs; `npx vitest run test/e2e` alone builds the renderer
- * here when out/renderer is missing, so the browser always loads the real bundle.
+ * here when out/renderer is missing or older than its sources, so the browser always loads
+ * the current bundle.
  */
 export function ensureRendererBuilt(): void {
-  if (existsSync(path.join(ROOT, 'out/renderer/index.html'))) return;
+  const built = path.join(ROOT, 'out/renderer/index.html');
+  const sources = Math.max(newestMtime(path.join(ROOT, 'src/renderer')), newestMtime(path.join(ROOT, 'src/shared')));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -99,6 +111,8 @@ export async function openBrowser(): Promise<BrowserHandle> {
     ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  // Fail a missing element in seconds, well inside the test timeout, with Playwright's message.
+  page.setDefaultTimeout(15_000);
   return {
     context,
     page,

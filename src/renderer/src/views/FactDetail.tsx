@@ -22,6 +22,7 @@ export function FactDetail({ factId, onForgotten }: { factId: string; onForgotte
     onSuccess: async () => {
       setConfirming(false);
       onForgotten();
+      client.removeQueries({ queryKey: ['fact', factId] });
       await invalidateEverything(client);
     },
   });

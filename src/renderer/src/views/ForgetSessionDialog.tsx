@@ -18,9 +18,13 @@ export function ForgetSessionDialog({ sessionId, title, onClose }: { sessionId: 
   });
   const forget = useMutation({
     mutationFn: () => api().call('sessions.delete', { sessionId, dryRun: false }),
-    onSuccess: async () => {
+    onSuccess: async (result) => {
       onClose();
       navigate(buildHash('sessions'));
+      // The forgotten sessions are gone: drop their queries rather than refetch them into 404s.
+      for (const id of result.sessionIds) {
+        for (const key of ['session', 'messages', 'forget-preview']) client.removeQueries({ queryKey: [key, id] });
+      }
       await invalidateEverything(client);
     },
   });

@@ -1,0 +1,245 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { tempHome } from '../helpers/home';
+import { cli, ensureRendererBuilt, openBrowser, screenshot, startServe, type BrowserHandle, type Served } from './support';
+
+/**
+ * The desktop window in Debian's Chromium against `serve` (the same renderer the Electron shell
+ * loads; only the transport differs), on a temp home seeded through the CLI. The extraction
+ * model is a local OpenAI-compatible stub that fails until the test lets it answer.
+ */
+
+interface Seed {
+  kickoff: string;
+  followUp: string;
+  sideChat: string;
+  web: string;
+  extractTarget: string;
+  kickoffAnswerSeq: number;
+}
+
+function seed(home: string): Seed {
+  const kickoff = cli(home, ['sessions', 'add', '--project', 'billing', '--title', 'Billing kickoff']).id;
+  cli(home, ['messages', 'add', '--session', kickoff, '--role', 'user', 'Which database should billing use?']);
+  const answer = cli(home, ['messages', 'add', '--session', kickoff, '--role', 'assistant', 'We will use Postgres 16 for billing; invoices are generated nightly.']);
+  const followUp = cli(home, ['sessions', 'add', '--project', 'billing', '--title', 'Billing follow-up']).id;
+  const confirm = cli(home, ['messages', 'add', '--session', followUp, '--role', 'user', 'Confirm: billing stays on Postgres 16. And I prefer concise answers.']);
+  cli(home, ['messages', 'add', '--session', followUp, '--role', 'assistant', 'Confirmed.']);
+  const sideChat = cli(home, ['sessions', 'add', '--kind', 'side-chat', '--parent', followUp, '--title', 'Side question']).id;
+  cli(home, ['messages', 'add', '--session', sideChat, '--role', 'user', '--hidden', '--side-chat-context', 'Copied context: billing stays on Postgres 16.']);
+  cli(home, ['messages', 'add', '--session', sideChat, '--role', 'user', 'Is Postgres 16 still supported?']);
+  const web = cli(home, ['sessions', 'add', '--project', 'web', '--title', 'Web app setup']).id;
+  const webMsg = cli(home, ['messages', 'add', '--session', web, '--role', 'user', 'The web app is built with Vite.']);
+  const extractTarget = cli(home, ['sessions', 'add', '--project', 'billing', '--title', 'Payments retries']).id;
+  cli(home, ['messages', 'add', '--session', extractTarget, '--role', 'user', 'Failed payments are retried three times.']);
+  cli(home, ['messages', 'add', '--session', extractTarget, '--role', 'assistant', 'Noted: three retries for failed payments.']);
+
+  const fact = (session: string, message: string, scope: string, kind: string, text: string) =>
+    cli(home, ['facts', 'add', '--session', session, '--message', message, '--scope', scope, '--kind', kind, text]);
+  fact(kickoff, answer.id, 'project', 'decision', 'Billing uses Postgres 16');
+  fact(followUp, confirm.id, 'project', 'decision', 'Billing uses Postgres 16');
+  fact(kickoff, answer.id, 'project', 'fact', 'Billing invoices are generated nightly');
+  fact(followUp, confirm.id, 'user', 'preference', 'Prefers concise answers');
+  fact(web, webMsg.id, 'project', 'convention', 'The web app is built with Vite');
+  return { kickoff, followUp, sideChat, web, extractTarget, kickoffAnswerSeq: answer.seq };
+}
+
+/** A stand-in OpenAI-compatible endpoint: 503 until `healthy`, then one valid memory. */
+function fakeModel(): Promise<{ server: Server; port: number; setHealthy(v: boolean): void; calls(): number }> {
+  let healthy = false;
+  let calls = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      calls++;
+      if (!healthy) {
+        res.writeHead(503, { 'Content-Type': 'application/json' });
+        return void res.end(JSON.stringify({ error: { message: 'model is loading' } }));
+      }
+      const memories = [{ content: 'Failed payments are retried three times', kind: 'decision', scope: 'project', confidence: 'high', message: 1 }];
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ memories }) } }] }));
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, port: (server.address() as AddressInfo).port, setHealthy: (v) => (healthy = v), calls: () => calls }),
+    ),
+  );
+}
+
+async function api(served: Served, name: string, input: unknown): Promise<any> {
+  const token = served.browserUrl.split('#token=')[1];
+  const r = await fetch(`${served.url}/api/commands/${name}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  return r.json();
+}
+
+/** Polls with room for a busy two-core machine. */
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 10_000, interval: 100 });
+
+const factTexts = (page: Page) => page.locator('[data-testid="facts-list"] .fact-row .row-text').allInnerTexts();
+
+describe('desktop window (Chromium against serve)', () => {
+  const home = tempHome('evoflux-e2e-');
+  let served: Served;
+  let browser: BrowserHandle;
+  let page: Page;
+  let ids: Seed;
+  let model: Awaited<ReturnType<typeof fakeModel>>;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    model = await fakeModel();
+    writeFileSync(
+      path.join(home.dir, 'settings.yaml'),
+      [
+        `llm: { baseUrl: "http://127.0.0.1:${model.port}/v1", model: "stub", timeoutMs: 5000, maxRetries: 0 }`,
+        // No background retry sweep: the test decides when the retry happens.
+        'extraction: { retrySweepMs: 0 }',
+        'dream: { enabled: false }',
+        '',
+      ].join('\n'),
+    );
+    ids = seed(home.dir);
+    served = await startServe(home.dir);
+    browser = await openBrowser();
+    page = browser.page;
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && !m.text().includes('favicon') && pageErrors.push(m.text()));
+    page.on('response', (r) => r.status() >= 400 && pageErrors.push(`HTTP ${r.status()} ${r.url()} ${r.request().postData()}`));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(await served?.stop()).toBe(0);
+    model?.server.close();
+    home.cleanup();
+  });
+
+  it('opens with the token from the fragment and lists every fact', async () => {
+    await page.goto(served.browserUrl);
+    await page.waitForSelector('[data-testid="facts-list"] .fact-row');
+    // The token left the address bar; the page still works on reload (same tab).
+    expect(page.url()).not.toContain('token=');
+    expect(await page.locator('[data-testid="transport"]').innerText()).toContain('HTTP');
+    expect((await factTexts(page)).sort()).toEqual(
+      ['Billing invoices are generated nightly', 'Billing uses Postgres 16', 'Prefers concise answers', 'The web app is built with Vite'].sort(),
+    );
+    // Sorted by reinforcement: the fact two sessions support comes first.
+    expect((await factTexts(page))[0]).toBe('Billing uses Postgres 16');
+    await screenshot(page, '01-facts');
+  });
+
+  it('browses by scope and scope key', async () => {
+    await page.selectOption('select >> nth=0', 'project');
+    await page.fill('input[aria-label="Scope key"]', 'billing');
+    await page.press('input[aria-label="Scope key"]', 'Enter');
+    await poll(() => factTexts(page)).toEqual(['Billing uses Postgres 16', 'Billing invoices are generated nightly']);
+    await page.selectOption('select >> nth=0', 'user');
+    await poll(() => factTexts(page)).toEqual(['Prefers concise answers']);
+    await page.selectOption('select >> nth=0', 'project');
+    await page.fill('input[aria-label="Scope key"]', 'web');
+    await page.press('input[aria-label="Scope key"]', 'Enter');
+    await poll(() => factTexts(page)).toEqual(['The web app is built with Vite']);
+    await page.fill('input[aria-label="Scope key"]', 'billing');
+    await page.press('input[aria-label="Scope key"]', 'Enter');
+    await page.fill('#fact-search', 'nightly');
+    await poll(() => factTexts(page)).toEqual(['Billing invoices are generated nightly']);
+    await page.fill('#fact-search', '');
+    await poll(() => factTexts(page)).toHaveLength(2);
+    await screenshot(page, '02-facts-project-billing');
+  });
+
+  it('opens a fact with the keyboard and follows its evidence to the transcript message', async () => {
+    await page.focus('[data-testid="facts-list"]');
+    await page.keyboard.press('Enter');
+    const detail = page.locator('[data-testid="fact-detail"]');
+    await poll(() => detail.locator('h2').innerText()).toBe('Billing uses Postgres 16');
+    expect(await detail.locator('.props').innerText()).toContain('2 supporting sessions');
+    const links = detail.locator('.evidence-link');
+    expect(await links.count()).toBe(2);
+    await screenshot(page, '03-fact-detail');
+    await detail.locator(`.evidence-link[data-session-id="${ids.kickoff}"]`).click();
+    await page.waitForSelector('[data-testid="session-detail"]');
+    expect(page.url()).toContain(`#/sessions/${ids.kickoff}?msg=${ids.kickoffAnswerSeq}`);
+    const focused = page.locator('.message.focused');
+    await poll(() => focused.getAttribute('data-seq')).toBe(String(ids.kickoffAnswerSeq));
+    expect(await focused.innerText()).toContain('We will use Postgres 16 for billing');
+    expect(await page.locator('[data-testid="session-facts"]').innerText()).toContain('Billing invoices are generated nightly');
+    await screenshot(page, '04-transcript-at-evidence');
+  });
+
+  it('shows hidden side-chat copies as such', async () => {
+    await page.goto(`${served.url}/#/sessions/${ids.sideChat}`);
+    const transcript = page.locator('[data-testid="transcript"]');
+    await transcript.waitFor();
+    const hidden = transcript.locator('.message.msg-hidden');
+    expect(await hidden.count()).toBe(1);
+    expect(await hidden.innerText()).toContain('hidden copy');
+    expect(await hidden.innerText()).toContain('side-chat source context');
+    expect(await transcript.locator('.message.msg-visible').count()).toBe(1);
+    await screenshot(page, '05-side-chat-hidden-copy');
+  });
+
+  it('forgets a session after a dry-run preview, and shared facts survive', async () => {
+    await page.goto(`${served.url}/#/sessions/${ids.kickoff}`);
+    await page.getByRole('button', { name: 'Forget session…' }).click();
+    const preview = page.locator('[data-testid="forget-preview"]');
+    await preview.waitFor();
+    expect(await preview.locator('[data-testid="preview-deleted"]').innerText()).toContain('Billing invoices are generated nightly');
+    const kept = await preview.locator('[data-testid="preview-kept"]').innerText();
+    expect(kept).toContain('Billing uses Postgres 16');
+    expect(kept).toContain('reinforcement becomes 1');
+    await screenshot(page, '06-forget-preview');
+    // Escape cancels without forgetting anything.
+    await page.keyboard.press('Escape');
+    expect(await preview.count()).toBe(0);
+    expect((await api(served, 'sessions.get', { sessionId: ids.kickoff })).id).toBe(ids.kickoff);
+
+    await page.getByRole('button', { name: 'Forget session…' }).click();
+    await page.locator('[data-testid="confirm-forget"]').click();
+    await poll(() => page.url()).toMatch(/#\/sessions$/);
+    await poll(() => page.locator(`[data-testid="sessions-list"] [data-session-id="${ids.kickoff}"]`).count()).toBe(0);
+    expect(await page.locator(`[data-testid="sessions-list"] [data-session-id="${ids.followUp}"]`).count()).toBe(1);
+
+    await page.goto(`${served.url}/#/facts?scope=project&key=billing`);
+    await poll(() => factTexts(page)).toEqual(['Billing uses Postgres 16']);
+    await page.locator('.fact-row').first().click();
+    const detail = page.locator('[data-testid="fact-detail"]');
+    await poll(() => detail.locator('.props').innerText()).toContain('1 supporting session');
+    expect(await detail.locator('.evidence-link').count()).toBe(1);
+    expect(await detail.locator(`.evidence-link[data-session-id="${ids.followUp}"]`).count()).toBe(1);
+    await screenshot(page, '07-after-forget');
+  });
+
+  it('retries a failed extraction', async () => {
+    const failed = await api(served, 'extraction.run', { sessionId: ids.extractTarget });
+    expect(failed.outcome).toBe('failed');
+    await page.goto(`${served.url}/#/extraction`);
+    const row = page.locator(`[data-testid="extraction-table"] tr[data-session-id="${ids.extractTarget}"]`);
+    await poll(() => row.getAttribute('data-status')).toBe('failed');
+    expect(await row.innerText()).toMatch(/503|loading/i);
+    await screenshot(page, '08-extraction-failed');
+    model.setHealthy(true);
+    await row.getByRole('button', { name: 'Retry' }).click();
+    await poll(() => page.locator('[data-testid="extraction-result"]').innerText()).toContain('Stored 1 facts');
+    await poll(() => row.getAttribute('data-status')).not.toBe('failed');
+    await screenshot(page, '09-extraction-retried');
+    await page.goto(`${served.url}/#/facts?q=retried`);
+    await poll(() => factTexts(page)).toEqual(['Failed payments are retried three times']);
+  });
+
+  it('logged no page errors (CSP violations included)', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../helpers/home';
+import { parsePage } from '../../src/main/wiki/front-matter';
+
+let t: TestEngine;
+beforeEach(() => {
+  t = openTestEngine();
+});
+afterEach(() => t.close());
+
+const fm = (extra = '') => `---\ndescription: a page\nupdated: 2025-12-20\n${extra}---\n`;
+
+describe('wiki lint', () => {
+  it('reports every category and writes LINT.md, changing nothing else', async () => {
+    const w = t.engine.wiki;
+    const s = await t.run('sessions.create', {});
+    await w.write('topics/alpha.md', `${fm()}# Alpha\n\nSee [[beta]], [[bare]], [[old]], [[half]] and [[missing-concept]].\n`);
+    await w.write('topics/beta.md', `${fm('confidence: low\n')}# Beta\n\nBack to [[alpha]].\n`);
+    await w.write('topics/lonely.md', `${fm()}# Nobody links here\n`);
+    await w.write('entities/bare.md', '# No front matter\n\n[[alpha]]\n');
+    await w.write('entities/old.md', '---\ndescription: old\nupdated: 2025-01-01\n---\n[[alpha]] [[bare]] [[old]]\n');
+    await w.write('comparisons/half.md', '---\ntags: [x]\n---\n[[alpha]] [[half]]\n');
+    await w.write(`sources/session-deadbeef.md`, `---\ndescription: gone\nupdated: 2025-12-31\nsession: 01900000-0000-7000-8000-0000deadbeef\n---\n`);
+    const alive = s.id.replace(/-/g, '').slice(-8);
+    await w.write(`sources/session-${alive}.md`, `---\ndescription: here\nupdated: 2025-12-31\nsession: ${s.id}\n---\n`);
+    await w.write('INDEX.md', '# Wiki Index\n\n- [[alpha]]\n- [[beta]]\n- [[ghost]]\n');
+
+    const r = await t.run('wiki.lint', {});
+    const has = (category: string, p: string, fragment = '') =>
+      expect(r.findings).toContainEqual(expect.objectContaining({ category, path: p, message: expect.stringContaining(fragment) }));
+    has('broken_link', 'topics/alpha.md', '[[missing-concept]]');
+    has('orphan_page', 'topics/lonely.md');
+    has('missing_front_matter', 'entities/bare.md', 'no front matter');
+    has('missing_front_matter', 'comparisons/half.md', 'description and updated');
+    has('stale_page', 'entities/old.md', '2025-01-01');
+    has('low_confidence', 'topics/beta.md');
+    has('index_drift', 'INDEX.md', '[[ghost]]');
+    has('index_drift', 'topics/lonely.md', 'not listed');
+    has('deleted_session', 'sources/session-deadbeef.md');
+    expect(r.findings.filter((f) => f.path === `sources/session-${alive}.md` && f.category === 'deleted_session')).toEqual([]);
+    expect(r.findings.filter((f) => f.category === 'orphan_page').map((f) => f.path)).toEqual(['topics/lonely.md']);
+    expect(r.findings.filter((f) => f.category === 'stale_page').map((f) => f.path)).toEqual(['entities/old.md']);
+
+    const lint = readFileSync(path.join(t.engine.paths.wiki, 'LINT.md'), 'utf8');
+    expect(parsePage(lint).data).toEqual({ generated: '2026-01-01 UTC', issues: r.issues });
+    expect(lint).toContain(`## Broken links (1)`);
+    expect(lint).toContain('## Deleted sessions (1)');
+  });
+
+  it('gives a healthy wiki zero issues and an explicit (none) per category', async () => {
+    const w = t.engine.wiki;
+    await w.write('topics/a.md', `${fm()}[[b]]\n`);
+    await w.write('topics/b.md', `${fm()}[[a]]\n`);
+    await w.write('INDEX.md', '# Wiki Index\n\n- [[a]]\n- [[b]]\n');
+    const r = await t.run('wiki.lint', {});
+    expect(r).toMatchObject({ issues: 0, findings: [] });
+    const lint = readFileSync(path.join(t.engine.paths.wiki, 'LINT.md'), 'utf8');
+    expect(lint.match(/^- \(none\)$/gm)).toHaveLength(7);
+    expect(lint).toContain('issues: 0');
+  });
+});

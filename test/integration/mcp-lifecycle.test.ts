@@ -193,6 +193,22 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     expect(count()).toBe(before);
   });
 
+  it('runs Dream on request: the finished session goes into the wiki once', async () => {
+    const before = await mcp.call('memory_dream_status', {});
+    expect(before.running).toBe(false);
+    expect(before.pendingSessions).toBeGreaterThanOrEqual(1);
+    const run = await mcp.call('memory_run_dream', { drain: true });
+    expect(run.status).toBe('completed');
+    expect(run.sessionsProcessed).toBe(before.pendingSessions);
+    expect(run.failed).toBe(0);
+    expect(run.pagesWritten).toBeGreaterThan(0);
+    const again = await mcp.call('memory_run_dream', {});
+    expect(again.sessionsProcessed).toBe(0);
+    const after = await mcp.call('memory_dream_status', {});
+    expect(after.pendingSessions).toBe(0);
+    expect(after.lastRuns.length).toBeGreaterThan(0);
+  });
+
   it('forget removes a fact from listing and recall; another project\'s fact cannot be forgotten from here', async () => {
     const listed = await mcp.call('memory_list_facts', { sessionId: atlas, text: 'PostgreSQL' });
     const postgres = listed.facts.find((f: { text: string }) => f.text.includes('Atlas billing'));

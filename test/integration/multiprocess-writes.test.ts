@@ -124,4 +124,39 @@ describe('several processes writing one home at once', () => {
       await app.close();
     }
   });
+
+  it('serializes Dream across processes with the file lock: each session is consolidated once', async () => {
+    const dreamHome = tempHome('evoflux-multi-dream-');
+    try {
+      const app = openEngine({ home: dreamHome.dir });
+      const K = 6;
+      try {
+        for (let i = 0; i < K; i++) {
+          const s = await dispatch(app, 'sessions.create', { projectId: `p${i}`, title: `session ${i}` });
+          await dispatch(app, 'messages.add', { sessionId: s.id, role: 'user', content: `We decided to ship release ${i} on Monday.` });
+          await dispatch(app, 'messages.add', { sessionId: s.id, role: 'assistant', content: `Release ${i} ships Monday.` });
+        }
+      } finally {
+        await app.close();
+      }
+      const [a, b] = await Promise.all([connectMcp(dreamHome.dir), connectMcp(dreamHome.dir)]);
+      try {
+        const runs = await Promise.all([a.call('memory_run_dream', { drain: true }), b.call('memory_run_dream', { drain: true })]);
+        const processed = runs.reduce((n, r) => n + r.sessionsProcessed, 0);
+        // Whichever way the two runs interleave, no session is consolidated twice or skipped.
+        expect(processed).toBe(K);
+        for (const r of runs) expect(['completed', 'already_running']).toContain(r.status);
+        const status = await a.call('memory_dream_status', {});
+        if (runs.some((r) => r.status === 'already_running')) {
+          // The refused run did nothing; a follow-up finds nothing left either way.
+          expect(runs.find((r) => r.status === 'already_running')!.sessionsProcessed).toBe(0);
+        }
+        expect(status.pendingSessions).toBe(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    } finally {
+      dreamHome.cleanup();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/main/engine';
 import { dispatch } from '../../src/main/commands/dispatch';
@@ -157,6 +158,62 @@ describe('several processes writing one home at once', () => {
       }
     } finally {
       dreamHome.cleanup();
+    }
+  });
+
+  it('the HTTP door (serve) and an MCP server share one home; HTTP agents get the same confinement', async () => {
+    const httpHome = tempHome('evoflux-multi-http-');
+    const serve = spawn(process.execPath, [BIN, 'serve', '--home', httpHome.dir, '--port', '0', '--json'], {
+      env: { ...process.env, EVOFLUX_HOME: '' },
+    });
+    try {
+      const info = await new Promise<{ url: string; tokenFile: string }>((resolve, reject) => {
+        let out = '';
+        let err = '';
+        serve.stderr.on('data', (c) => (err += c));
+        serve.stdout.on('data', (c) => {
+          out += c;
+          const line = out.split('\n').find((l) => l.trim().startsWith('{'));
+          if (line) resolve(JSON.parse(line));
+        });
+        serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+      });
+      const token = readFileSync(info.tokenFile, 'utf8').trim();
+      const http = async (name: string, input: unknown) => {
+        const res = await fetch(`${info.url}/api/commands/${name}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+        });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const mcp = await connectMcp(httpHome.dir);
+      try {
+        const web = (await http('sessions.create', { projectId: 'web', title: 'over HTTP' })).body.id as string;
+        const tool = (await mcp.call('memory_create_session', { projectId: 'tool', title: 'over MCP' })).id as string;
+        const N = 40;
+        await Promise.all([
+          ...Array.from({ length: N }, (_, i) => http('facts.add', { sessionId: web, scope: 'project', text: `web fact ${i}` })),
+          ...Array.from({ length: N }, (_, i) => mcp.call('memory_remember', { sessionId: tool, scope: 'project', text: `tool fact ${i}` })),
+        ]);
+        const webFacts = (await http('memory.facts', { sessionId: web, limit: 200 })).body.facts as { id: string; text: string }[];
+        const toolFacts = (await mcp.call('memory_list_facts', { sessionId: tool, limit: 200 })).facts as { id: string; text: string }[];
+        expect(webFacts).toHaveLength(N);
+        expect(toolFacts).toHaveLength(N);
+        expect(webFacts.every((f) => f.text.startsWith('web fact'))).toBe(true);
+        expect(toolFacts.every((f) => f.text.startsWith('tool fact'))).toBe(true);
+        // Across doors as well: the HTTP session cannot forget the MCP session's fact.
+        const refused = await http('memory.forget', { sessionId: web, factId: toolFacts[0]!.id });
+        expect(refused.status).toBe(404);
+        expect(refused.body.error).toMatchObject({ code: 'not_found', field: 'factId' });
+        expect((await mcp.call('memory_list_facts', { sessionId: tool, limit: 200 })).facts).toHaveLength(N);
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      serve.kill('SIGTERM');
+      await new Promise((r) => (serve.exitCode !== null ? r(null) : serve.once('exit', r)));
+      httpHome.cleanup();
     }
   });
 });

@@ -117,7 +117,8 @@ export class ExtractionService {
     return Promise.all(
       dueRetries(this.engine.db, now)
         .filter((id) => !this.inFlight.has(id))
-        .map((id) => this.schedule(id, this.cadence)),
+        // The failed window was already owed; only the backoff (dueRetries) gates a retry.
+        .map((id) => this.schedule(id, null)),
     );
   }
 

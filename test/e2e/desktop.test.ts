@@ -239,6 +239,71 @@ describe('desktop window (Chromium against serve)', () => {
     await poll(() => factTexts(page)).toEqual(['Failed payments are retried three times']);
   });
 
+  it('shows the wiki tree and renders pages without HTML or unsafe links', async () => {
+    await api(served, 'wiki.write', {
+      path: 'topics/hostile.md',
+      content: [
+        '---',
+        'description: A page with hostile content',
+        'tags: [test]',
+        'confidence: low',
+        '---',
+        '# Hostile',
+        '',
+        '<script>window.__pwned = 1</script> <img src=x onerror="window.__pwned = 2">',
+        '',
+        '[click me](javascript:window.__pwned=3) · [data](data:text/html,hi) · [outside](https://example.com/) · [[INDEX]] · [[no-such-page]]',
+        '',
+      ].join('\n'),
+    });
+    await page.goto(`${served.url}/#/wiki?path=topics%2Fhostile.md`);
+    const body = page.locator('[data-testid="wiki-body"]');
+    await body.waitFor();
+    expect(await page.locator('[data-testid="wiki-tree"] [data-path="topics/hostile.md"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="front-matter"]').innerText()).toContain('A page with hostile content');
+    expect(await body.locator('script, img').count()).toBe(0);
+    expect(await body.innerText()).toContain('<script>');
+    const hrefs = await body.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    expect(hrefs.some((h) => /^(javascript|data):/i.test(h))).toBe(false);
+    expect(hrefs).toContain('https://example.com/');
+    expect(hrefs).toContain('#/wiki?path=INDEX.md');
+    expect(await body.locator('a.broken-link').count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await screenshot(page, '10-wiki-page');
+    await body.locator('a[href="#/wiki?path=INDEX.md"]').click();
+    await poll(() => page.locator('[data-testid="wiki-page"]').getAttribute('data-path')).toBe('INDEX.md');
+  });
+
+  it('runs Dream now, with progress, and INDEX.md changes', async () => {
+    await page.goto(`${served.url}/#/wiki?path=INDEX.md`);
+    await page.locator('[data-testid="wiki-body"]').waitFor();
+    const before = await page.locator('[data-testid="wiki-body"]').innerText();
+    expect(before).not.toContain('Payments retries');
+
+    await page.goto(`${served.url}/#/dream`);
+    await poll(() => page.locator('[data-testid="dream-pending"]').innerText()).toMatch(/[1-9]\d* sessions?/);
+    await screenshot(page, '11-dream-before');
+    await page.locator('[data-testid="dream-run"]').click();
+    await poll(() => page.locator('[data-testid="dream-result"]').innerText()).toMatch(/processed/);
+    expect(await page.locator('[data-testid="dream-result"]').innerText()).toMatch(/0 remaining/);
+    await poll(() => page.locator('[data-testid="dream-pending"]').innerText()).toBe('0 sessions · 0 notes');
+    await poll(() => page.locator('[data-testid="dream-runs"] tbody tr').count()).toBeGreaterThan(0);
+    await screenshot(page, '12-dream-after');
+
+    await page.getByRole('link', { name: 'Open INDEX.md' }).click();
+    await poll(() => page.locator('[data-testid="wiki-body"]').innerText()).not.toBe(before);
+    const after = await page.locator('[data-testid="wiki-body"]').innerText();
+    expect(after).toContain('Payments retries');
+    await screenshot(page, '13-index-after-dream');
+
+    await page.goto(`${served.url}/#/dream`);
+    await page.getByRole('button', { name: 'Run lint' }).click();
+    await poll(() => page.locator('[data-testid="lint-result"]').innerText()).toMatch(/finding/);
+    await page.getByRole('link', { name: 'Open LINT.md' }).click();
+    await poll(() => page.locator('[data-testid="wiki-page"]').getAttribute('data-path')).toBe('LINT.md');
+    await screenshot(page, '14-lint');
+  });
+
   it('logged no page errors (CSP violations included)', () => {
     expect(pageErrors).toEqual([]);
   });

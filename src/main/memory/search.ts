@@ -5,7 +5,7 @@ import { resolveScopes, type SessionScopes } from './scope';
 import { searchFacts, recallQueryText } from './recall/search-facts';
 import { queryTerms, rawTokens, normalizeToken, type QueryTerms } from './recall/tokenize';
 import { lexicalMatch } from './recall/rank';
-import { findCandidates, scopeTag, type TaggedIndex } from './recall/fts';
+import { findCandidates, prepared, scopeTag, type TaggedIndex } from './recall/fts';
 import { parsePage } from '../wiki/front-matter';
 
 /**
@@ -193,9 +193,9 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
   const candidates = findCandidates(db, DIALOGUE_INDEX, dialogueTags(scopes), query, DIALOGUE_CANDIDATES);
   if (candidates.rowids.length === 0) return [];
   // The index holds only eligible rows; the same exclusions are checked again here, in SQL.
-  const rows = db
-    .prepare(
-      `SELECT m.id, m.session_id, m.role, m.content, s.title, s.agent_name
+  const rows = prepared(
+    db,
+    `SELECT m.id, m.session_id, m.role, m.content, s.title, s.agent_name
        FROM dialogue_index_rows r
        JOIN session_messages m ON m.id = r.message_id
        JOIN sessions s ON s.id = m.session_id
@@ -203,8 +203,7 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
          AND m.role IN ('user', 'assistant') AND m.hidden = 0 AND m.side_chat_context = 0
          AND m.tool_call_round = 0 AND m.compacted = 0 AND (m.system_generated = 0 OR m.is_summary = 1)
          AND m.model_context IS NULL`,
-    )
-    .all(JSON.stringify(candidates.rowids)) as DialogueRow[];
+  ).all(JSON.stringify(candidates.rowids)) as DialogueRow[];
   const hits: SearchHit[] = [];
   for (const r of rows) {
     const name = r.title || r.agent_name || r.session_id;

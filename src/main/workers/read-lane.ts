@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import os from 'node:os';
 import path from 'node:path';
 import { CommandError, type ErrorCode } from '../../shared/errors';
 import type { RecallResult } from '../memory/recall';
@@ -18,8 +19,11 @@ export interface ReadLane {
 }
 
 export interface ReadLaneOptions extends ReadLaneWorkerData {
+  /** Worker count; default one fewer than the cores (at least 1, at most 4) so the main thread keeps a core. */
   size?: number;
 }
+
+export const defaultReadLaneSize = (): number => Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
 /**
  * Under tsx (tests, the CLI) this file is .ts and so is the worker, loaded through tsx's
@@ -38,7 +42,7 @@ interface Slot {
 }
 
 export function createReadLane(options: ReadLaneOptions): ReadLane {
-  const size = Math.max(1, options.size ?? 2);
+  const size = Math.max(1, options.size ?? defaultReadLaneSize());
   const slots: (Slot | null)[] = new Array(size).fill(null);
   let nextId = 1;
   let closed = false;

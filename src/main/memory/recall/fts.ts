@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../store/db';
 import { surfaceForms } from './tokenize';
 
@@ -42,13 +43,16 @@ export function retrievalTerms(terms: readonly string[], max: number): string[] 
   return [...terms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, max);
 }
 
-const statementCache = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyStatement = Statement<any[]>;
+const statementCache = new WeakMap<Db, Map<string, AnyStatement>>();
 
-function prepared(db: Db, sql: string) {
+/** A statement prepared once per connection: recall runs the same few shapes thousands of times. */
+export function prepared(db: Db, sql: string): AnyStatement {
   let m = statementCache.get(db);
   if (!m) statementCache.set(db, (m = new Map()));
   let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql)));
+  if (!s) m.set(sql, (s = db.prepare(sql) as AnyStatement));
   return s;
 }
 

@@ -2,7 +2,7 @@ import type { Db } from '../../store/db';
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
 import type { SessionScopes } from '../scope';
 import { FILLER_WORDS, queryTerms } from './tokenize';
-import { findCandidates, scopeTag, type TaggedIndex } from './fts';
+import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
 import { bm25, finalScore, lexicalMatch, type LexicalMatch } from './rank';
 
 /** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
@@ -37,8 +37,8 @@ export const recallQueryText = (text: string): string =>
 const FACT_INDEX: TaggedIndex = { table: 'memory_facts_fts', tagColumn: 'tag', textColumn: 'text' };
 export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
 
-/** Candidate caps: ~500 rows at most to rank, as the reference's candidate cap (C15). */
-const CANDIDATES = { allCap: 200, perTermCap: 40, maxTerms: 8 };
+/** Candidate caps: at most 300 rows to rank (the reference ranks the 500 newest, C15). */
+const CANDIDATES = { allCap: 120, perTermCap: 30, maxTerms: 6 };
 
 interface FactRow {
   rowid: number;
@@ -83,13 +83,12 @@ export function searchFacts(
   if (candidates.rowids.length === 0) return { facts: [], abstained: false, reason: null };
 
   const rows = (
-    db
-      .prepare(
-        `SELECT r.rowid, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
-         FROM memory_fact_index_rows r JOIN memory_facts f ON f.id = r.fact_id
-         WHERE r.rowid IN (SELECT value FROM json_each(?)) AND f.status = 'active'`,
-      )
-      .all(JSON.stringify(candidates.rowids)) as FactRow[]
+    prepared(
+      db,
+      `SELECT r.rowid, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
+       FROM memory_fact_index_rows r JOIN memory_facts f ON f.id = r.fact_id
+       WHERE r.rowid IN (SELECT value FROM json_each(?)) AND f.status = 'active'`,
+    ).all(JSON.stringify(candidates.rowids)) as FactRow[]
   ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
 
   const documents = visibleFactCount(db, scopes);
@@ -137,7 +136,7 @@ function keep(m: LexicalMatch, mode: RecallMode): boolean {
 }
 
 function visibleFactCount(db: Db, scopes: SessionScopes): number {
-  const stmt = db.prepare('SELECT facts FROM memory_scope_fact_counts WHERE scope = ? AND scope_key = ?');
+  const stmt = prepared(db, 'SELECT facts FROM memory_scope_fact_counts WHERE scope = ? AND scope_key = ?');
   return scopes.visible.reduce((n, v) => n + ((stmt.get(v.scope, v.key) as { facts: number } | undefined)?.facts ?? 0), 0);
 }
 
@@ -146,11 +145,10 @@ function visibleFactCount(db: Db, scopes: SessionScopes): number {
  * most local provenance), otherwise the evidence that first established the fact.
  */
 function citationOf(db: Db, factId: string, scopes: SessionScopes): RankedFact['citation'] {
-  const row = db
-    .prepare(
-      `SELECT session_id, message_id FROM memory_fact_evidence WHERE fact_id = ?
-       ORDER BY (session_id IN (?, ?)) DESC, created_at, id LIMIT 1`,
-    )
-    .get(factId, scopes.owner.id, scopes.session.id) as { session_id: string; message_id: string | null } | undefined;
+  const row = prepared(
+    db,
+    `SELECT session_id, message_id FROM memory_fact_evidence WHERE fact_id = ?
+     ORDER BY (session_id IN (?, ?)) DESC, created_at, id LIMIT 1`,
+  ).get(factId, scopes.owner.id, scopes.session.id) as { session_id: string; message_id: string | null } | undefined;
   return { sessionId: row?.session_id ?? null, messageId: row?.message_id ?? null };
 }

@@ -1,0 +1,226 @@
+/**
+ * Recall and memory_search benchmark. Prints figures; asserts nothing.
+ *
+ *  - recall latency p50/p99 (main thread -> read-lane worker -> answer) at 10k, 100k and 1M
+ *    facts spread over user, 2,000 projects, 2,000 workspaces, 1,000 folders and 20,000
+ *    sessions; one data set grown in place;
+ *  - main-thread event-loop lag p99 (monitorEventLoopDelay) during 1,000 concurrent recalls;
+ *  - memory_search latency over 1M dialogue messages (dialogue only, and all sources).
+ *
+ * Data: fast bulk inserts through the real schema and triggers into a temp home. Text is drawn
+ * from a 20,000-word Zipf vocabulary, so some query words are in most facts (the hard case for
+ * an index) and others in a handful. `npm run bench -- recall` (RECALL_BENCH_MAX=100000 to stop
+ * early).
+ */
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { rmSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openWriter, type Db } from '../../src/main/store/db';
+import { createReadLane } from '../../src/main/workers/read-lane';
+import { normalizeWorkspacePath } from '../../src/main/memory/workspace-path';
+
+const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n <= Number(process.env.RECALL_BENCH_MAX ?? 1_000_000));
+const MESSAGES = Number(process.env.RECALL_BENCH_MESSAGES ?? 1_000_000);
+const PROJECTS = 2000;
+const WORKSPACES = 2000;
+const FOLDERS = 1000;
+const SESSIONS = 20_000;
+
+// Deterministic PRNG (mulberry32) so runs are comparable.
+let seed = 1234567;
+const rnd = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (n: number) => Math.floor(rnd() * n);
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'de', 'pri', 'sun', 'gal', 'bor', 'fen', 'qui', 'zu', 'mar', 'tel'];
+const VOCAB: string[] = [];
+for (let i = 0; VOCAB.length < 20_000; i++) {
+  let w = '';
+  for (let k = i + 16; k > 0; k = Math.floor(k / 16)) w += SYLLABLES[k % 16];
+  VOCAB.push(w);
+}
+const CUM: number[] = [];
+let total = 0;
+for (let i = 1; i <= VOCAB.length; i++) CUM.push((total += 1 / i));
+const zipfWord = () => {
+  const x = rnd() * total;
+  let lo = 0;
+  let hi = CUM.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (CUM[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCAB[lo]!;
+};
+const sentence = (min: number, max: number) =>
+  Array.from({ length: min + pick(max - min + 1) }, zipfWord).join(' ');
+
+const sessionId = (i: number) => `bench-session-${i}`;
+const workspaceOf = (i: number) => normalizeWorkspacePath(`/tmp/evoflux-bench/ws-${i % WORKSPACES}`);
+
+function seedSessions(db: Db): void {
+  const insert = db.prepare(
+    `INSERT INTO sessions (id, kind, parent_session_id, project_id, workspace, folder_id, title, created_at, updated_at)
+     VALUES (?, 'top-level', NULL, ?, ?, ?, ?, 0, 0)`,
+  );
+  db.transaction(() => {
+    for (let i = 0; i < SESSIONS; i++) {
+      // A third of sessions have no project, so dialogue scoping falls back to workspace/folder.
+      const project = i % 3 === 0 ? null : `project-${i % PROJECTS}`;
+      insert.run(sessionId(i), project, workspaceOf(i), `folder-${i % FOLDERS}`, `bench session ${i}`);
+    }
+  })();
+}
+
+function scopeFor(): [string, string] {
+  const r = rnd();
+  if (r < 0.005) return ['user', ''];
+  if (r < 0.355) return ['project', `project-${pick(PROJECTS)}`];
+  if (r < 0.505) return ['workspace', workspaceOf(pick(WORKSPACES))];
+  if (r < 0.605) return ['folder', `folder-${pick(FOLDERS)}`];
+  return ['session', sessionId(pick(SESSIONS))];
+}
+
+function addFacts(db: Db, from: number, to: number): void {
+  const kinds = ['preference', 'decision', 'convention', 'constraint', 'fact'];
+  const confidences = ['low', 'medium', 'high'];
+  const insert = db.prepare(
+    `INSERT INTO memory_facts (id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement, origin,
+       first_seen_at, last_seen_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'extraction', ?, ?, ?)`,
+  );
+  for (let start = from; start < to; start += 50_000) {
+    db.transaction(() => {
+      for (let i = start; i < Math.min(to, start + 50_000); i++) {
+        const [scope, key] = scopeFor();
+        const kind = scope === 'user' ? 'preference' : kinds[pick(kinds.length)]!;
+        insert.run(`fact-${i}`, scope, key, kind, sentence(6, 20), `k${i}`, confidences[pick(3)], 1 + pick(5), i, i, i);
+      }
+    })();
+  }
+}
+
+function addMessages(db: Db, count: number): void {
+  const insert = db.prepare(
+    `INSERT INTO session_messages (id, session_id, seq, role, content, hidden, side_chat_context, tool_call_round,
+       system_generated, is_summary, compacted, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, 0, 0, ?)`,
+  );
+  const perSession = Math.ceil(count / SESSIONS);
+  let n = 0;
+  for (let s0 = 0; s0 < SESSIONS && n < count; s0 += 1000) {
+    db.transaction(() => {
+      for (let s = s0; s < Math.min(SESSIONS, s0 + 1000); s++) {
+        for (let seq = 1; seq <= perSession && n < count; seq++, n++) {
+          const r = rnd();
+          // ~10% tool output and ~5% hidden rows: indexed out, as the real mix would be.
+          const role = r < 0.1 ? 'tool' : seq % 2 ? 'user' : 'assistant';
+          insert.run(`msg-${n}`, sessionId(s), seq, role, sentence(8, 40), r > 0.95 ? 1 : 0, 0, n);
+        }
+      }
+    })();
+  }
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms  p99 ${pct(xs, 99).toFixed(2)} ms  (n=${xs.length})`;
+
+/** A query: words from a fact the session can see (so recall has real hits) plus Zipf words. */
+function makeQuery(db: Db, session: number): string {
+  const project = `project-${session % PROJECTS}`;
+  const row = db
+    .prepare(`SELECT text FROM memory_facts WHERE scope = 'project' AND scope_key = ? LIMIT 1 OFFSET ?`)
+    .get(project, pick(5)) as { text: string } | undefined;
+  const words = row ? row.text.split(' ') : [];
+  const chosen = Array.from({ length: Math.min(words.length, 2 + pick(3)) }, () => words[pick(words.length)]!);
+  for (let i = pick(3); i > 0; i--) chosen.push(zipfWord());
+  return chosen.join(' ') || sentence(3, 5);
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'evoflux-bench-recall-'));
+  const file = path.join(dir, 'memory.db');
+  const db = openWriter(file);
+  db.pragma('synchronous = OFF');
+  const lane = createReadLane({ dbPath: file, wikiDir: path.join(dir, 'wiki'), size: Number(process.env.RECALL_BENCH_WORKERS) || undefined });
+  try {
+    seedSessions(db);
+    let have = 0;
+    for (const size of SIZES) {
+      const t0 = performance.now();
+      addFacts(db, have, size);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      console.log(`facts: ${size.toLocaleString()} (loaded ${(size - have).toLocaleString()} in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      have = size;
+      const queries = Array.from({ length: 1000 }, () => {
+        const s = pick(SESSIONS);
+        return [sessionId(s), makeQuery(db, s)] as const;
+      });
+      for (let i = 0; i < 50; i++) await lane.recall(queries[i]![0], queries[i]![1]); // warm-up
+      const times: number[] = [];
+      let recalled = 0;
+      for (const [s, q] of queries) {
+        const t = performance.now();
+        const r = await lane.recall(s, q);
+        times.push(performance.now() - t);
+        recalled += r.facts.length;
+      }
+      console.log(`  recall latency            ${fmt(times)}  avg facts/recall ${(recalled / queries.length).toFixed(2)}`);
+
+      if (size === SIZES[SIZES.length - 1]) {
+        const h = monitorEventLoopDelay({ resolution: 1 });
+        h.enable();
+        const t = performance.now();
+        await Promise.all(queries.map(([s, q]) => lane.recall(s, q)));
+        const wall = performance.now() - t;
+        h.disable();
+        console.log(
+          `  1,000 concurrent recalls  wall ${wall.toFixed(0)} ms; main event-loop lag p50 ${(h.percentile(50) / 1e6).toFixed(2)} ms  p99 ${(h.percentile(99) / 1e6).toFixed(2)} ms  max ${(h.max / 1e6).toFixed(2)} ms`,
+        );
+      }
+    }
+
+    if (MESSAGES > 0) {
+      const t0 = performance.now();
+      addMessages(db, MESSAGES);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const indexed = (db.prepare('SELECT count(*) AS n FROM dialogue_index_rows').get() as { n: number }).n;
+      console.log(
+        `dialogue: ${MESSAGES.toLocaleString()} messages (${indexed.toLocaleString()} indexed as evidence) loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      const searches = Array.from({ length: 300 }, () => {
+        const s = pick(SESSIONS);
+        return [sessionId(s), sentence(2, 5)] as const;
+      });
+      for (const [s, q] of searches.slice(0, 20)) await lane.search({ sessionId: s, query: q, limit: 8, sources: ['dialogue'] });
+      for (const sources of [['dialogue'], ['facts', 'wiki', 'dialogue']] as const) {
+        const times: number[] = [];
+        let hits = 0;
+        for (const [s, q] of searches) {
+          const t = performance.now();
+          hits += (await lane.search({ sessionId: s, query: q, limit: 8, sources })).length;
+          times.push(performance.now() - t);
+        }
+        console.log(`  memory_search [${sources.join(',')}] ${fmt(times)}  avg hits ${(hits / searches.length).toFixed(1)}`);
+      }
+    }
+  } finally {
+    await lane.close();
+    db.close();
+    if (process.env.RECALL_BENCH_KEEP) console.log("kept", file); else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

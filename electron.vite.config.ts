@@ -14,7 +14,11 @@ export default defineConfig({
       // Native and worker-thread friendly: keep runtime packages as real require()s from node_modules.
       externalizeDeps: true,
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          // Worker threads are loaded from their own file next to index.js (see workers/read-lane.ts).
+          'read-lane.worker': resolve(__dirname, 'src/main/workers/read-lane.worker.ts'),
+        },
         output: { format: 'cjs', entryFileNames: '[name].js' },
       },
     },

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +34,9 @@ export function readLaneWorkerFile(): { file: string; execArgv: string[] } {
   if (__filename.endsWith('.ts')) {
     return { file: path.join(__dirname, 'read-lane.worker.ts'), execArgv: ['--require', 'tsx/cjs'] };
   }
-  return { file: path.join(__dirname, 'read-lane.worker.js'), execArgv: [] };
+  // This code may sit in index.js or in a shared chunk one folder below it.
+  const candidates = [path.join(__dirname, 'read-lane.worker.js'), path.join(__dirname, '..', 'read-lane.worker.js')];
+  return { file: candidates.find((f) => existsSync(f)) ?? candidates[0]!, execArgv: [] };
 }
 
 interface Slot {

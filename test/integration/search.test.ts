@@ -59,6 +59,17 @@ describe('memory_search: dialogue evidence', () => {
     expect(after).toContain(`message:${sideReal.id}`);
   });
 
+  it('forgetting a session removes its messages from the dialogue index', async () => {
+    const a = await session({ projectId: 'alpha' });
+    const b = await session({ projectId: 'alpha' });
+    await say(a.id, 'user', 'the quokka migration plan');
+    const kept = await say(b.id, 'user', 'the quokka migration retrospective');
+    await t.run('sessions.delete', { sessionId: a.id });
+    expect((await dialogue(b.id, 'quokka migration')).map((h) => h.ref)).toEqual([`message:${kept.id}`]);
+    const rows = t.engine.db.prepare('SELECT count(*) AS n FROM dialogue_index_rows').get() as { n: number };
+    expect(rows.n).toBe(1);
+  });
+
   it('hidden rows cannot push real hits out of the limit', async () => {
     const a = await session({ projectId: 'alpha' });
     const real = await say(a.id, 'user', 'the flamegraph shows allocator contention');

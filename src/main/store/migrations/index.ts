@@ -1,10 +1,11 @@
 import * as foundation from './001-foundation';
 import * as extractionProgress from './010-extraction-progress';
-import * as visibleFactOrder from './040-visible-fact-order';
 import * as recallFactIndex from './020-recall-fact-index';
 import * as dialogueIndex from './021-dialogue-index';
 import * as recallContextRows from './022-recall-context-rows';
 import * as dreamVisibleMessages from './030-dream-visible-messages';
+import * as visibleFactOrder from './040-visible-fact-order';
+import * as factConfidenceOrder from './041-fact-confidence-order';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   { version: 22, name: 'recall-context-rows', up: recallContextRows.up },
   { version: 30, name: 'dream-visible-messages', up: dreamVisibleMessages.up },
   { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
+  { version: 41, name: 'fact-confidence-order', up: factConfidenceOrder.up },
 ];

@@ -304,6 +304,31 @@ describe('desktop window (Chromium against serve)', () => {
     await screenshot(page, '14-lint');
   });
 
+  it('pages and virtualizes a long fact list', async () => {
+    const bulk = (await api(served, 'sessions.create', { projectId: 'bulk', title: 'Bulk' })).id;
+    for (let i = 0; i < 700; i++) {
+      await api(served, 'facts.add', { sessionId: bulk, scope: 'project', kind: 'fact', text: `Bulk fact number ${i}` });
+    }
+    await page.goto(`${served.url}/#/facts?scope=project&key=bulk`);
+    const list = page.locator('[data-testid="facts-list"]');
+    await list.locator('.fact-row').first().waitFor();
+    await poll(() => page.locator('.list-footer').innerText()).toContain('200+ facts loaded');
+    // Only the rows on screen (plus overscan) exist in the DOM, however many are loaded.
+    for (let i = 0; i < 8; i++) {
+      await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.waitForTimeout(150);
+    }
+    await poll(() => page.locator('.list-footer').innerText()).toMatch(/^700 facts loaded/);
+    expect(await list.locator('.fact-row').count()).toBeLessThan(60);
+    expect(await list.locator('.fact-row').last().innerText()).toMatch(/Bulk fact number \d+/);
+    // Keyboard: End jumps to the last fact, Enter opens it.
+    await list.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await poll(() => page.locator('[data-testid="fact-detail"] h2').innerText()).toMatch(/^Bulk fact number \d+$/);
+    await screenshot(page, '15-long-list');
+  });
+
   it('logged no page errors (CSP violations included)', () => {
     expect(pageErrors).toEqual([]);
   });

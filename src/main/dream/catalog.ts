@@ -37,7 +37,7 @@ export class PageCatalog {
         const rel = `${section}/${name}`;
         let group = false;
         try {
-          group = wiki.read(rel).data?.dream_group !== undefined;
+          group = wiki.summary(rel)?.data?.dream_group !== undefined;
         } catch {
           continue;
         }

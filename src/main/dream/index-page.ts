@@ -16,7 +16,7 @@ export function renderIndex(wiki: WikiService, today: string): string {
     const rows = wiki.listSection(s).map((name) => {
       let description: string | null = null;
       try {
-        description = wiki.read(`${s}/${name}`).meta.description;
+        description = wiki.summary(`${s}/${name}`)?.meta.description ?? null;
       } catch {
         // Listed without a description.
       }

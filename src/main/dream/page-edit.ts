@@ -27,6 +27,13 @@ export class EditablePage {
     });
   }
 
+  clone(): EditablePage {
+    const copy = new EditablePage(this.rel, this.existed, { ...this.data }, [...this.lines]);
+    copy.appended.push(...this.appended);
+    copy.dirty = this.dirty;
+    return copy;
+  }
+
   static from(rel: string, content: string | null): EditablePage {
     if (content === null) return new EditablePage(rel, false, {}, []);
     const parsed = parsePage(content);
@@ -126,39 +133,21 @@ export class PageSet {
     return this.pages.has(rel) || this.wiki.exists(rel);
   }
 
-  /** A copy of the page states, to roll one failed item back. */
-  snapshot(): Map<string, string | null> {
-    const snap = new Map<string, string | null>();
-    for (const [rel, page] of this.pages) snap.set(rel, page.dirty ? page.render() : null);
-    return snap;
+  /** A cheap copy of the page states (no rendering), to roll one failed item back. */
+  snapshot(): Map<string, EditablePage> {
+    return new Map([...this.pages].map(([rel, page]) => [rel, page.clone()]));
   }
 
-  restore(snap: Map<string, string | null>): void {
-    for (const rel of [...this.pages.keys()]) {
-      if (!snap.has(rel)) {
-        this.pages.delete(rel);
-        continue;
-      }
-      const content = snap.get(rel);
-      if (content !== null && content !== undefined) {
-        const page = EditablePage.from(rel, content);
-        page.dirty = true;
-        this.pages.set(rel, page);
-      } else if (this.pages.get(rel)!.dirty) {
-        this.pages.delete(rel);
-      }
-    }
+  restore(snap: Map<string, EditablePage>): void {
+    this.pages.clear();
+    for (const [rel, page] of snap) this.pages.set(rel, page);
   }
 
   /** Writes every changed page atomically; returns the paths written. */
   async flush(): Promise<string[]> {
-    const written: string[] = [];
-    for (const page of this.pages.values()) {
-      if (!page.dirty) continue;
-      await this.wiki.write(page.rel, page.render());
-      page.dirty = false;
-      written.push(page.rel);
-    }
+    const dirty = [...this.pages.values()].filter((p) => p.dirty);
+    const written = await this.wiki.writeMany(dirty.map((p) => ({ path: p.rel, content: p.render() })));
+    for (const p of dirty) p.dirty = false;
     return written;
   }
 }

@@ -8,9 +8,9 @@ import writeFileAtomic from 'write-file-atomic';
  * (write-file-atomic does all of that and removes the temp file on failure). The folder is
  * fsynced afterwards so the rename itself survives a power cut where the platform allows it.
  */
-export async function writeFileAtomically(file: string, content: string): Promise<void> {
+export async function writeFileAtomically(file: string, content: string, options: { syncDir?: boolean } = {}): Promise<void> {
   await writeFileAtomic(file, content, { encoding: 'utf8', fsync: true });
-  fsyncDir(path.dirname(file));
+  if (options.syncDir !== false) fsyncDir(path.dirname(file));
 }
 
 export function writeFileAtomicallySync(file: string, content: string): void {
@@ -18,7 +18,7 @@ export function writeFileAtomicallySync(file: string, content: string): void {
   fsyncDir(path.dirname(file));
 }
 
-function fsyncDir(dir: string): void {
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');

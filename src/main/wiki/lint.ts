@@ -1,6 +1,5 @@
 import { KNOWLEDGE_SECTIONS } from './layout';
-import { extractWikiLinks } from './links';
-import type { WikiService, WikiPage } from './service';
+import type { PageSummary, WikiService } from './service';
 import { renderPage } from './front-matter';
 
 export const LINT_CATEGORIES = [
@@ -49,7 +48,7 @@ export interface LintOptions {
 export const STALE_AFTER_MS = 183 * 24 * 3600 * 1000;
 
 interface Loaded {
-  page: WikiPage | null;
+  page: PageSummary | null;
   rel: string;
   slug: string;
   section: string;
@@ -68,9 +67,9 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
   for (const section of KNOWLEDGE_SECTIONS) {
     for (const name of wiki.listSection(section)) {
       const rel = `${section}/${name}`;
-      let page: WikiPage | null = null;
+      let page: PageSummary | null = null;
       try {
-        page = wiki.read(rel);
+        page = wiki.summary(rel);
       } catch {
         add('missing_front_matter', rel, 'cannot be read');
       }
@@ -81,7 +80,7 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
   const inbound = new Map<string, number>();
   for (const p of pages) {
     if (!p.page) continue;
-    for (const target of extractWikiLinks(p.page.content)) {
+    for (const target of p.page.links) {
       if (target === p.slug) continue;
       if (!slugs.has(target)) add('broken_link', p.rel, `links to [[${target}]], which has no page`);
       else inbound.set(target, (inbound.get(target) ?? 0) + 1);
@@ -92,7 +91,7 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
     if (!p.page) continue;
     const { meta } = p.page;
     if (p.section !== 'sources' && !inbound.get(p.slug)) add('orphan_page', p.rel, 'no other page links to it');
-    const hasFront = p.page.content.trimStart().startsWith('---') && (meta.description || meta.updated || meta.tags.length);
+    const hasFront = p.page.data !== null && Object.keys(p.page.data).length > 0;
     if (!hasFront) add('missing_front_matter', p.rel, 'has no front matter (description, tags, updated, confidence, sources)');
     else {
       const missing = [!meta.description && 'description', !meta.updated && 'updated'].filter(Boolean);
@@ -112,10 +111,10 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
     }
   }
 
-  const index = wiki.tryRead('INDEX.md');
+  const index = wiki.summary('INDEX.md');
   if (!index) add('index_drift', 'INDEX.md', 'INDEX.md is missing');
   else {
-    const listed = new Set(extractWikiLinks(index.content));
+    const listed = new Set(index.links);
     for (const s of listed) if (!slugs.has(s)) add('index_drift', 'INDEX.md', `lists [[${s}]], which has no page`);
     for (const p of pages) if (!listed.has(p.slug)) add('index_drift', p.rel, 'is not listed in INDEX.md');
   }

@@ -1,13 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../shared/clock';
 import { CommandError, invalid, notFound } from '../../shared/errors';
-import { removeLeftoverTempFiles, writeFileAtomically } from './atomic';
+import { fsyncDir, removeLeftoverTempFiles, writeFileAtomically } from './atomic';
 import { FileLock } from './file-lock';
 import { parsePage, type PageMeta } from './front-matter';
 import { APPEND_ONLY, PROTECTED_FROM_DELETE, READ_ONLY_SECTIONS, SECTIONS, type Section } from './layout';
 import { Mutex } from './mutex';
+import { extractWikiLinks } from './links';
 import { resolveWikiFile, validateWikiPath, type WikiPath } from './paths';
 
 export interface WikiPage {
@@ -18,6 +19,14 @@ export interface WikiPage {
   /** The raw front matter mapping, or null. */
   data: Record<string, unknown> | null;
   mtimeMs: number;
+}
+
+/** What the tree, the index, lint and Dream need from a page, cached by mtime and size. */
+export interface PageSummary {
+  path: string;
+  meta: PageMeta;
+  data: Record<string, unknown> | null;
+  links: string[];
 }
 
 export interface WriteOptions {
@@ -44,6 +53,7 @@ export class WikiService {
   private readonly mutex = new Mutex();
   private readonly holding = new AsyncLocalStorage<boolean>();
   private readonly lock: FileLock;
+  private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: PageSummary }>();
 
   constructor(
     readonly root: string,
@@ -99,6 +109,39 @@ export class WikiService {
     return { path: wp.rel, content, body: parsed.body, meta: parsed.meta, data: parsed.data, mtimeMs };
   }
 
+  /**
+   * A page's front matter and links without re-reading it when it has not changed (mtime and
+   * size). Null when it does not exist; a symlink out of the wiki throws like read() does.
+   */
+  summary(rawPath: string): PageSummary | null {
+    const wp = validateWikiPath(rawPath);
+    const file = path.join(this.root, ...wp.rel.split('/'));
+    let st;
+    try {
+      st = lstatSync(file);
+      if (st.isSymbolicLink()) {
+        resolveWikiFile(this.root, wp);
+        st = statSync(file);
+      }
+    } catch (e) {
+      if (e instanceof CommandError) throw e;
+      return null;
+    }
+    if (!st.isFile()) return null;
+    const hit = this.summaries.get(wp.rel);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.summary;
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
+    const parsed = parsePage(content);
+    const summary = { path: wp.rel, meta: parsed.meta, data: parsed.data, links: extractWikiLinks(content) };
+    this.summaries.set(wp.rel, { mtimeMs: st.mtimeMs, size: st.size, summary });
+    return summary;
+  }
+
   /** The page, or null when it does not exist. */
   tryRead(rawPath: string): WikiPage | null {
     try {
@@ -131,6 +174,36 @@ export class WikiService {
       }
       await writeFileAtomically(file, content);
       return { path: wp.rel, created };
+    });
+  }
+
+  /**
+   * Writes several pages under one lock hold: each replaced atomically, a few at a time (the
+   * fsyncs overlap), and each folder fsynced once at the end instead of once per page.
+   */
+  async writeMany(pages: { path: string; content: string }[], concurrency = 4): Promise<string[]> {
+    const targets = pages.map((p, i) => {
+      const { wp, file } = this.locate(p.path, `pages.${i}.path`);
+      if (APPEND_ONLY.includes(wp.rel) || (wp.section && READ_ONLY_SECTIONS.includes(wp.section))) {
+        throw new CommandError('forbidden', `pages.${i}.path: ${wp.rel} cannot be written as a page`, `pages.${i}.path`);
+      }
+      return { wp, file, content: p.content };
+    });
+    return this.withWriteLock(async () => {
+      const dirs = new Set<string>();
+      let next = 0;
+      const worker = async () => {
+        while (next < targets.length) {
+          const t = targets[next++]!;
+          if (t.wp.section) mkdirSync(path.dirname(t.file), { recursive: true });
+          resolveWikiFile(this.root, t.wp);
+          await writeFileAtomically(t.file, t.content, { syncDir: false });
+          dirs.add(path.dirname(t.file));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, targets.length)) }, worker));
+      for (const d of dirs) fsyncDir(d);
+      return targets.map((t) => t.wp.rel);
     });
   }
 

@@ -13,7 +13,7 @@ export type WikiTree = Record<TreeSection, TreeEntry[]>;
 function entry(wiki: WikiService, rel: string): TreeEntry {
   let meta: PageMeta = emptyMeta();
   try {
-    meta = wiki.read(rel).meta;
+    meta = wiki.summary(rel)?.meta ?? meta;
   } catch {
     // Unreadable (or a symlink out of the wiki): still listed, with no metadata.
   }

@@ -140,6 +140,8 @@ export interface LegacyImportReport {
   /** Stopped early (shutdown); the next run continues. */
   interrupted: boolean;
   sentinel: string | null;
+  transactions: number;
+  p99TxMs: number;
   longestTxMs: number;
   durationMs: number;
 }
@@ -184,6 +186,8 @@ export async function importLegacyNotes(deps: ImportDeps, options: LegacyImportO
     rejected: 0,
     interrupted: false,
     sentinel: null,
+    transactions: 0,
+    p99TxMs: 0,
     longestTxMs: 0,
     durationMs: 0,
   };
@@ -216,12 +220,13 @@ export async function importLegacyNotes(deps: ImportDeps, options: LegacyImportO
      ON CONFLICT (session_id) DO UPDATE SET bullets_hash = excluded.bullets_hash, bullet_count = excluded.bullet_count,
        imported_at = excluded.imported_at`,
   );
+  const durations: number[] = [];
   const timedTx = <T>(fn: () => T): T => {
     const t0 = performance.now();
     try {
       return writeTx(deps.db, fn);
     } finally {
-      report.longestTxMs = Math.max(report.longestTxMs, performance.now() - t0);
+      durations.push(performance.now() - t0);
     }
   };
 
@@ -289,7 +294,11 @@ export async function importLegacyNotes(deps: ImportDeps, options: LegacyImportO
     );
     report.sentinel = sentinel;
   }
-  report.longestTxMs = Math.round(report.longestTxMs * 100) / 100;
+  durations.sort((x, y) => x - y);
+  const round = (ms: number | undefined) => Math.round((ms ?? 0) * 100) / 100;
+  report.longestTxMs = round(durations[durations.length - 1]);
+  report.transactions = durations.length;
+  report.p99TxMs = round(durations[Math.floor(durations.length * 0.99)]);
   return finish();
 }
 

@@ -95,6 +95,8 @@ export const extractionCommands = {
       rejected: z.number().int(),
       interrupted: z.boolean(),
       sentinel: z.string().nullable(),
+      transactions: z.number().int(),
+      p99TxMs: z.number(),
       longestTxMs: z.number(),
       durationMs: z.number(),
     }),

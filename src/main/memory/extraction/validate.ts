@@ -1,7 +1,7 @@
 import { CONFIDENCES, FACT_KINDS, FACT_TEXT_MAX, SCOPES, type Confidence, type FactKind, type Scope } from '../../../shared/domain';
 import { coerceScope, type CoercedScope, type SessionScopes } from '../scope';
 import { findSecret } from '../secrets';
-import { factKey, normalizeFactText } from '../text';
+import { foldForKey, normalizeFactText } from '../text';
 import type { Candidate } from './types';
 
 export const FACT_TEXT_MIN = 3;
@@ -53,7 +53,7 @@ export function validateCandidates(candidates: Candidate[], scopes: SessionScope
     let requested: Scope = isScope(scopeText) ? scopeText : 'session';
     if (options.neverUser && requested === 'user') requested = 'project';
     const target = coerceScope(scopes, requested, kindText);
-    const key = `${target.scope}\u0000${target.key}\u0000${factKey(text)}`;
+    const key = `${target.scope}\u0000${target.key}\u0000${foldForKey(text)}`;
     if (seen.has(key)) return void rejected.push({ reason: 'duplicate', index });
     seen.add(key);
     const confText = String(c.confidence ?? 'medium').trim().toLowerCase();

@@ -89,6 +89,23 @@ describe('Dream session queue and watermark', () => {
     expect(logged.map((r) => r.session_id).sort()).toEqual([lead.session.id, unnamed.session.id].sort());
   });
 
+  it('reads a compaction summary, not the rows it replaced; compaction re-queues the session', async () => {
+    const { session } = await sessionWith(t, { messages: ['first question', 'first answer', 'second question', 'second answer', 'third question', 'third answer'] });
+    const dream = manualDream(t.engine);
+    await dream.run({ drain: true });
+    t.clock.advance(1000);
+    const c = await t.run('turns.compact', { sessionId: session.id, keepLastTurns: 1 });
+    expect(c.compactedMessages).toBeGreaterThan(0);
+    expect(pendingIds()).toEqual([session.id]);
+    const { buildTranscript } = await import('../../src/main/dream/transcript');
+    const tr = buildTranscript(t.engine.db, session.id, 60_000);
+    expect(tr.text).toContain('### PRIOR SUMMARY');
+    expect(tr.text).not.toContain('### ASSISTANT\nfirst answer');
+    expect(tr.text).toContain('third answer');
+    await dream.run({ drain: true });
+    expect(pendingIds()).toEqual([]);
+  });
+
   it('never queues a session without visible messages', async () => {
     await t.run('sessions.create', {});
     const s = await t.run('sessions.create', {});

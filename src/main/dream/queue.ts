@@ -19,7 +19,7 @@ const pendingSql = (tail: string) => `
   SELECT id, created_at AS createdAt, latest AS latestVisibleAt, processed_at AS processedAt FROM (
     SELECT s.id, s.created_at, d.processed_at,
       (SELECT m.created_at FROM session_messages m INDEXED BY session_messages_dream_visible
-        WHERE m.session_id = s.id AND ${DREAM_VISIBLE_SQL.replace(/\b(role|hidden|side_chat_context|system_generated|compacted)\b/g, 'm.$1')}
+        WHERE m.session_id = s.id AND ${DREAM_VISIBLE_SQL.replace(/\b(role|hidden|side_chat_context|system_generated|compacted|is_summary)\b/g, 'm.$1')}
         ORDER BY m.created_at DESC LIMIT 1) AS latest
     FROM sessions s LEFT JOIN dream_log d ON d.session_id = s.id
     WHERE ${DREAM_SOURCE_SESSION_SQL})

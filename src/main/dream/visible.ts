@@ -4,11 +4,11 @@ export const DREAM_AGENT_NAME = 'dream';
 /**
  * The rows Dream reads and watermarks: real conversation only. System rows, hidden directives,
  * recall blocks and other synthetic rows (reference C6), side-chat copies of another session's
- * context, and rows replaced by a compaction summary are left out. Matches the partial index of
- * migration 030 word for word so SQLite can use it.
+ * context, and rows replaced by a compaction summary are left out; the summary itself is kept.
+ * Matches the partial index of migration 031 so SQLite can use it.
  */
 export const DREAM_VISIBLE_SQL =
-  "role <> 'system' AND hidden = 0 AND side_chat_context = 0 AND system_generated = 0 AND compacted = 0";
+  "role <> 'system' AND hidden = 0 AND side_chat_context = 0 AND compacted = 0 AND (system_generated = 0 OR is_summary = 1)";
 
 /** Top-level sessions that are not Dream's own; a NULL agent name is eligible (reference C8). */
 export const DREAM_SOURCE_SESSION_SQL =

@@ -212,9 +212,6 @@ export class WikiService {
     if (PROTECTED_FROM_DELETE.includes(wp.rel)) {
       throw new CommandError('forbidden', `${field}: Refusing to delete protected wiki file ${wp.rel}; overwrite it instead`, field);
     }
-    if (wp.section && READ_ONLY_SECTIONS.includes(wp.section)) {
-      throw new CommandError('forbidden', `${field}: ${wp.section}/ is read-only Dream input; it cannot be deleted here`, field);
-    }
     return this.withWriteLock(async () => {
       resolveWikiFile(this.root, wp, field);
       try {

@@ -6,6 +6,7 @@ import { EventHub } from './events';
 import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
+import { RecallIndexMaintenance } from './memory/recall/index-maintenance';
 import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
 import { DreamService } from './dream/service';
@@ -77,6 +78,7 @@ export function openEngine(options: EngineOptions): Engine {
   engine.onClose(() => engine.dream.stop());
   engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding: options.nativeBinding });
   engine.onClose(() => engine.readLane.close());
+  new RecallIndexMaintenance(engine).start();
   engine.extraction = new ExtractionService(engine).start();
   engine.legacyImport = new LegacyImportService(engine).start({ auto: settings.extraction.legacyImportOnStartup });
   return engine;

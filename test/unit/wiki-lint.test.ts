@@ -61,3 +61,24 @@ describe('wiki lint', () => {
     expect(lint).toContain('issues: 0');
   });
 });
+
+describe('wiki export', () => {
+  it('writes facts by scope and refuses a folder inside the wiki', async () => {
+    const s = await t.run('sessions.create', { projectId: 'acme' });
+    await t.run('facts.add', { sessionId: s.id, text: 'Uses pnpm workspaces', scope: 'project', kind: 'convention' });
+    await t.run('facts.add', { sessionId: s.id, text: 'Prefers dark mode', scope: 'user', kind: 'preference' });
+    await t.run('facts.add', { sessionId: s.id, text: 'Only this chat', scope: 'session', kind: 'fact' });
+    const dir = path.join(t.home, 'export');
+    const r = await t.run('wiki.export', { dir });
+    expect(r.facts).toBe(3);
+    expect(r.pages.map((p) => p.scope)).toEqual(['user', 'project', 'session']);
+    const project = readFileSync(path.join(dir, r.pages[1]!.file), 'utf8');
+    expect(parsePage(project).data).toMatchObject({ scope: 'project', scope_key: 'acme', facts: 1 });
+    expect(project).toContain('## convention (1)');
+    expect(project).toContain('- Uses pnpm workspaces _(medium · reinforced by 1 session)_');
+    expect(project).toContain(`session \`${s.id}\``);
+    for (const bad of [t.engine.paths.wiki, path.join(t.engine.paths.wiki, 'topics')]) {
+      await expect(t.run('wiki.export', { dir: bad })).rejects.toMatchObject({ code: 'invalid_input', field: 'dir' });
+    }
+  });
+});

@@ -71,6 +71,9 @@ describe('wiki path validation', () => {
     ['secrets/a.md', 'must be one of topics'],
     ['wiki/a.md', 'must be one of topics'],
     ['x'.repeat(300) + '.md', 'at most 200'],
+    ['topics/CON.md', 'reserved device name'],
+    ['topics/nul.md', 'reserved device name'],
+    ['entities/com1.md', 'reserved device name'],
   ])('rejects %j (%s)', (p, fragment) => rejects(p, fragment));
 
   it('rejects non-strings', () => {

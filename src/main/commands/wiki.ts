@@ -4,6 +4,7 @@ import { wikiCommands } from '../../shared/commands/wiki';
 import { wikiTree } from '../wiki/tree';
 import { exportFacts } from '../wiki/export';
 import { pendingNotes } from '../dream/queue';
+import { invalid } from '../../shared/errors';
 
 export const wikiHandlers: Handlers<typeof wikiCommands> = {
   'wiki.tree': (engine, { unprocessedOnly }) => {
@@ -24,6 +25,12 @@ export const wikiHandlers: Handlers<typeof wikiCommands> = {
 
   'wiki.lint': (engine) => engine.dream.lint(),
 
-  'wiki.export': (engine, input) =>
-    exportFacts(engine.db, input.dir ? path.resolve(input.dir) : path.join(engine.paths.root, 'wiki-export'), engine.clock.now()),
+  'wiki.export': (engine, input) => {
+    const dir = input.dir ? path.resolve(input.dir) : path.join(engine.paths.root, 'wiki-export');
+    const wiki = path.resolve(engine.paths.wiki);
+    // The export is a snapshot beside the wiki; written into it, it would bypass the wiki lock and
+    // could replace INDEX.md.
+    if (dir === wiki || dir.startsWith(wiki + path.sep)) throw invalid('dir', 'must be outside the wiki folder');
+    return exportFacts(engine.db, dir, engine.clock.now());
+  },
 };

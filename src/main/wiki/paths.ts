@@ -16,6 +16,8 @@ export interface WikiPath {
 // Anything else (spaces, Unicode look-alikes, shell or URL syntax) is rejected rather than guessed at.
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MAX_PATH = 200;
+// CON.md, nul.md, COM1.md ... open a device instead of a file on Windows.
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /**
  * Checks a caller-supplied wiki path against the layout before any file is touched. Every rule
@@ -47,6 +49,8 @@ export function validateWikiPath(raw: unknown, field = 'path'): WikiPath {
     throw fail(`segment "${bad}" must start with a letter or digit and use only letters, digits, ".", "_", "-"`);
   }
   if (segments.length > 2) throw fail('must be a root file or <section>/<name>.md; nested folders are not allowed');
+  const device = segments.find((s) => WINDOWS_DEVICE.test(s));
+  if (device !== undefined) throw fail(`segment "${device}" is a reserved device name on Windows`);
   const file = segments[segments.length - 1]!;
   const stem = file.slice(0, -3);
   if (segments.length === 1) {

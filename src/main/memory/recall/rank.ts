@@ -1,5 +1,5 @@
 import type { Confidence, Scope } from '../../../shared/domain';
-import { normalizedTokens, STOP_WORDS, rawTokens, normalizeToken } from './tokenize';
+import { STOP_WORDS, rawTokens, normalizeToken } from './tokenize';
 
 /**
  * Ranking of recall and memory_search facts.
@@ -55,7 +55,8 @@ export interface LexicalMatch {
 
 /** Counts of each query term in the text's normalized tokens, and the base score (§5.2). */
 export function lexicalMatch(text: string, query: readonly string[], sequence: readonly string[] = []): LexicalMatch {
-  const tokens = normalizedTokens(text);
+  const raw = rawTokens(text);
+  const tokens = raw.map(normalizeToken);
   const counts = new Map<string, number>();
   for (const q of query) counts.set(q, 0);
   for (const t of tokens) {
@@ -70,16 +71,16 @@ export function lexicalMatch(text: string, query: readonly string[], sequence: r
   }
   const coverage = query.length ? matched.length / query.length : 0;
   const base = query.length && tokens.length ? (overlap * coverage) / Math.log(tokens.length + 10) : 0;
-  const run = sequence.length >= 2 && matched.length >= 2 ? phraseRun(contentSequence(text), sequence) : 0;
+  // The phrase is compared without stop-words on either side, as the query's sequence is.
+  const run =
+    sequence.length >= 2 && matched.length >= 2
+      ? phraseRun(
+          tokens.filter((_, i) => !STOP_WORDS.has(raw[i]!)),
+          sequence,
+        )
+      : 0;
   const phrase = run >= 2 ? run / sequence.length : 0;
   return { base, coverage, overlap, matched: matched.sort(), length: tokens.length, counts, phrase };
-}
-
-/** Normalized tokens without stop-words, in order: what a query phrase is compared with. */
-function contentSequence(text: string): string[] {
-  return rawTokens(text)
-    .filter((t) => !STOP_WORDS.has(t))
-    .map(normalizeToken);
 }
 
 /** Longest run of consecutive query tokens that appears contiguously in the text. */

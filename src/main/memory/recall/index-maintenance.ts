@@ -1,0 +1,72 @@
+import type { Engine } from '../../engine';
+import { writeTx, type Db } from '../../store/db';
+
+/**
+ * Keeps the recall and dialogue FTS5 indexes compact. FTS5's automerge leaves an index as a
+ * stack of segments (one per write transaction, merged in fours), and every lookup probes each
+ * segment: after bulk growth a lookup costs a few times what it does on a merged index. So after
+ * writes settle, the engine runs FTS5's incremental 'merge' with a negative page budget (merge
+ * across levels, as 'optimize' does, but bounded), one short write transaction per step, until a
+ * step finds nothing left to merge. Steps yield to the event loop in between.
+ */
+export const RECALL_INDEXES = ['memory_facts_fts', 'session_messages_fts'] as const;
+const PAGES_PER_STEP = 64;
+const SETTLE_MS = 5_000;
+
+/** One bounded merge step; true when it did work (total_changes moved by 2 or more). */
+export function mergeStep(db: Db, table: (typeof RECALL_INDEXES)[number], pages = PAGES_PER_STEP): boolean {
+  return writeTx(db, () => {
+    const before = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    db.prepare(`INSERT INTO ${table}(${table}, rank) VALUES('merge', ?)`).run(-pages);
+    const after = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    return after - before >= 2;
+  });
+}
+
+export class RecallIndexMaintenance {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private stopped = false;
+
+  constructor(private readonly engine: Engine) {}
+
+  start(): this {
+    const schedule = () => this.schedule();
+    this.engine.events.on('facts-changed', schedule);
+    this.engine.events.on('response-completed', schedule);
+    this.engine.events.on('sessions-forgotten', schedule);
+    this.engine.onClose(() => this.stop());
+    return this;
+  }
+
+  /** Runs once writes have been quiet for a few seconds. */
+  schedule(): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.runAll(), SETTLE_MS);
+    this.timer.unref();
+  }
+
+  async runAll(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    try {
+      for (const table of RECALL_INDEXES) {
+        while (!this.stopped && mergeStep(this.engine.db, table)) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    } catch (e) {
+      // Busy or closing: the next change schedules another pass.
+      console.error(`evoflux: recall index maintenance skipped: ${(e as Error).message}`);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

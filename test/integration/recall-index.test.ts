@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../helpers/home';
+import { mergeStep, RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
+
+let t: TestEngine;
+beforeEach(() => {
+  t = openTestEngine();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const segments = () => (t.engine.db.prepare('SELECT count(*) AS n FROM memory_facts_fts_data').get() as { n: number }).n;
+
+describe('recall index maintenance', () => {
+  it('merges the segments left by many small writes and keeps every fact findable', async () => {
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    for (let i = 0; i < 120; i++) {
+      await t.run('facts.add', { sessionId: s.id, text: `cluster node ${i} runs the ingest pipeline`, scope: 'project' });
+    }
+    const before = segments();
+    await new RecallIndexMaintenance(t.engine).runAll();
+    expect(segments()).toBeLessThan(before);
+    expect(mergeStep(t.engine.db, 'memory_facts_fts')).toBe(false);
+    t.engine.db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
+    const r = await t.run('memory.search', { sessionId: s.id, query: 'ingest pipeline node 77', sources: ['facts'], limit: 1 });
+    expect(r.results[0]!.snippet).toBe('cluster node 77 runs the ingest pipeline');
+  });
+
+  it('keeps the fact index in step with inserts, text updates, scope moves and deletes', async () => {
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    const f = await t.run('facts.add', { sessionId: s.id, text: 'blue green deploys on fridays', scope: 'project' });
+    const db = t.engine.db;
+    const counts = () => db.prepare("SELECT facts FROM memory_scope_fact_counts WHERE scope = 'project' AND scope_key = 'alpha'").get();
+    expect(counts()).toEqual({ facts: 1 });
+    db.prepare('UPDATE memory_facts SET text = ? WHERE id = ?').run('canary deploys on mondays', f.fact.id);
+    const find = async (q: string) => (await t.run('memory.search', { sessionId: s.id, query: q, sources: ['facts'] })).results.length;
+    expect(await find('blue green fridays')).toBe(0);
+    expect(await find('canary deploys mondays')).toBe(1);
+    db.prepare("UPDATE memory_facts SET scope = 'project', scope_key = 'beta' WHERE id = ?").run(f.fact.id);
+    expect(await find('canary deploys mondays')).toBe(0);
+    expect(counts()).toEqual({ facts: 0 });
+    db.prepare('DELETE FROM memory_facts WHERE id = ?').run(f.fact.id);
+    expect(db.prepare('SELECT count(*) AS n FROM memory_fact_index_rows').get()).toEqual({ n: 0 });
+    db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
+  });
+});

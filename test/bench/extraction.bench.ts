@@ -114,12 +114,15 @@ async function legacyImport(home: string) {
     worstLag = Math.max(worstLag, now - expected);
     expected = now + 5;
   }, 5);
+  const cpu0 = process.cpuUsage();
   const r = await engine.legacyImport.run({ from: notes });
+  const cpu = process.cpuUsage(cpu0);
   clearInterval(lag);
   const ok = r.durationMs < 10_000 && r.longestTxMs <= 50;
   console.log(
     `legacy import: ${r.bullets.toLocaleString('en')} bullets over ${r.sessions} sessions (${r.files} files) in ${r.durationMs} ms; ` +
-      `longest write transaction ${r.longestTxMs} ms; ${r.factsCreated.toLocaleString('en')} facts, ${r.evidenceCreated.toLocaleString('en')} evidence rows; ` +
+      `${r.transactions} write transactions, p99 ${r.p99TxMs} ms, longest ${r.longestTxMs} ms; ` +
+      `CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms (load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores); ${r.factsCreated.toLocaleString('en')} facts, ${r.evidenceCreated.toLocaleString('en')} evidence rows; ` +
       `worst event-loop lag ${worstLag.toFixed(1)} ms — targets (< 10 s, tx <= 50 ms): ${ok ? 'met' : 'MISSED'}`,
   );
   const t0 = performance.now();

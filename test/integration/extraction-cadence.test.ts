@@ -162,3 +162,36 @@ describe('extraction input window', () => {
     expect(status.sessions[0]).toMatchObject({ pendingMessages: 0, factsStored: 10, attempts: 2 });
   });
 });
+
+describe('extraction driven by turns', () => {
+  it('turns.complete drives the cadence through compaction; recall rows and tool output are never input', async () => {
+    const t = engineAt();
+    const s = await t.run('sessions.create', { projectId: 'p1' });
+    const due: number[] = [];
+    for (let n = 1; n <= 13; n++) {
+      await t.run('turns.begin', { sessionId: s.id, userText: `We decided to use library number ${n}.` });
+      const done = await t.run('turns.complete', {
+        sessionId: s.id,
+        assistantText: `Done ${n}.`,
+        toolRounds: [{ content: 'reading files', toolOutputs: ['We decided to use the tool output.'] }],
+      });
+      expect(done.completedResponses).toBe(n);
+      const pending = t.engine.extraction.pending();
+      await Promise.all(pending);
+      if (pending.length) due.push(n);
+      if (n === 8) await t.run('turns.compact', { sessionId: s.id, keepLastTurns: 1 });
+    }
+    expect(due).toEqual([3, 13]);
+    expect(getCursor(t.engine.db, s.id)).toMatchObject({ status: 'idle', lastResponseCount: 13 });
+    const texts = (await t.run('facts.list', { sessionId: s.id, limit: 100 })).facts.map((f) => f.text);
+    expect(texts).not.toContain('We decided to use the tool output.');
+    expect(texts).toContain('We decided to use library number 13.');
+    const badEvidence = t.engine.db
+      .prepare(
+        `SELECT count(*) AS n FROM memory_fact_evidence e JOIN session_messages m ON m.id = e.message_id
+         WHERE m.role = 'tool' OR m.tool_call_round = 1 OR (m.hidden = 1 AND m.is_summary = 0) OR m.system_generated = 1`,
+      )
+      .get() as { n: number };
+    expect(badEvidence.n).toBe(0);
+  });
+});

@@ -1,6 +1,21 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+/**
+ * `npm run dev` only: Vite's dev server injects an inline React Refresh preamble and talks to
+ * the page over a websocket, which the strict meta CSP would block. Builds keep the strict policy.
+ */
+const relaxCspForDevServer = (): Plugin => ({
+  name: 'evoflux-dev-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) =>
+    html.replace(
+      /(http-equiv="Content-Security-Policy"\s+content=")[^"]*"/,
+      `$1default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self' ws:; img-src 'self' data:"`,
+    ),
+});
 
 /**
  * Three bundles: main (Node, CommonJS, engine included), preload (sandboxed, CommonJS, may only
@@ -37,7 +52,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), relaxCspForDevServer()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       emptyOutDir: true,

@@ -232,7 +232,7 @@ describe('desktop window (Chromium against serve)', () => {
     await screenshot(page, '08-extraction-failed');
     model.setHealthy(true);
     await row.getByRole('button', { name: 'Retry' }).click();
-    await poll(() => page.locator('[data-testid="extraction-result"]').innerText()).toContain('Stored 1 facts');
+    await poll(() => page.locator('[data-testid="extraction-result"]').innerText()).toContain('Payments retries: Stored 1 fact (1 new');
     await poll(() => row.getAttribute('data-status')).not.toBe('failed');
     await screenshot(page, '09-extraction-retried');
     await page.goto(`${served.url}/#/facts?q=retried`);

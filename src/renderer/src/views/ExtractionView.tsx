@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Output } from '../api/client';
 import { describeError } from '../api/errors';
 import { buildHash } from '../router';
-import { fmtTime, shortId } from '../format';
+import { fmtTime, plural, shortId } from '../format';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { invalidateEverything } from '../queries';
 
@@ -13,7 +13,7 @@ function describeRun(r: RunResult): string {
   if (r.outcome === 'failed') return `Extraction failed: ${r.error ?? 'unknown error'}`;
   if (r.outcome === 'refused') return `Not run: ${r.refusal?.refused ?? 'refused'}`;
   if (r.outcome === 'nothing-new') return `Nothing new (read ${r.messagesRead} messages, cursor at #${r.cursorSeq}).`;
-  return `Stored ${r.factsStored} facts (${r.factsCreated} new, ${r.factsReinforced} reinforced, ${r.rejected} rejected); cursor at #${r.cursorSeq}.`;
+  return `Stored ${plural(r.factsStored, 'fact')} (${r.factsCreated} new, ${r.factsReinforced} reinforced, ${r.rejected} rejected); cursor at #${r.cursorSeq}.`;
 }
 
 export function ExtractionView() {
@@ -48,7 +48,7 @@ export function ExtractionView() {
       </p>
       {result ? (
         <div className={`toast${result.failed ? ' error' : ''}`} role="status" data-testid="extraction-result">
-          {shortId(result.sessionId)}: {result.text}
+          {status.data?.sessions.find((x) => x.sessionId === result.sessionId)?.title ?? shortId(result.sessionId)}: {result.text}
         </div>
       ) : null}
       {status.isPending ? (

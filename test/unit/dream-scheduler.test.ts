@@ -111,7 +111,7 @@ describe('Dream scheduler', () => {
     expect((await dream.run({ drain: true })).status).toBe('already_running');
     let stopped = false;
     const stopping = dream.stop().then(() => (stopped = true));
-    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(stopped).toBe(false);
     release();
     await stopping;

@@ -30,8 +30,8 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-// write-file-atomic names its temp files `<target>.<32-bit number>`.
-const TEMP_FILE = /\.md\.\d+$/;
+// write-file-atomic names its temp files `<target>.<32-bit number>`; seeding uses `.<name>.seed-<pid>`.
+const TEMP_FILE = /\.md\.\d+$|^\..+\.md\.seed-\d+$/;
 
 /**
  * Removes temp files a killed writer left behind. Only safe while holding the wiki write lock,

@@ -106,6 +106,21 @@ describe('Dream session queue and watermark', () => {
     expect(pendingIds()).toEqual([]);
   });
 
+  it('re-queues a processed session when new evidence reaches it without a new message', async () => {
+    const { session, messages } = await sessionWith(t, { facts: [{ text: 'First decision' }] });
+    const dream = manualDream(t.engine);
+    await dream.run({ drain: true });
+    expect(pendingIds()).toEqual([]);
+    t.clock.advance(1000);
+    // What an extraction finishing after the response looks like: evidence, no message.
+    await t.run('facts.add', { sessionId: session.id, messageId: messages[1]!.id, text: 'Second decision from extraction' });
+    expect(pendingIds()).toEqual([session.id]);
+    await dream.run({ drain: true });
+    expect(pendingIds()).toEqual([]);
+    const page = t.engine.wiki.read(`sources/session-${session.id.replace(/-/g, '').slice(-8)}.md`).content;
+    expect(page).toContain('Second decision from extraction');
+  });
+
   it('never queues a session without visible messages', async () => {
     await t.run('sessions.create', {});
     const s = await t.run('sessions.create', {});

@@ -8,28 +8,34 @@ import { DREAM_SOURCE_SESSION_SQL, DREAM_VISIBLE_SQL } from './visible';
 export interface PendingSession {
   id: string;
   createdAt: number;
-  /** created_at of the newest visible message right now. */
-  latestVisibleAt: number;
-  /** The watermark from the last run, or null if never processed. */
+  /** created_at of the newest visible message right now (null when it has evidence but no messages). */
+  latestVisibleAt: number | null;
+  /** The message watermark from the last run, or null if never processed. */
   processedAt: number | null;
+  /** last_seen_at of the newest evidence row right now. */
+  evidenceAt: number | null;
 }
 
-// The newest visible message per session via the partial index (one probe, newest first).
+const visible = DREAM_VISIBLE_SQL.replace(/\b(role|hidden|side_chat_context|system_generated|compacted|is_summary)\b/g, 'm.$1');
+
+// One index probe each for the newest visible message and the newest evidence of a session.
 const pendingSql = (tail: string) => `
-  SELECT id, created_at AS createdAt, latest AS latestVisibleAt, processed_at AS processedAt FROM (
-    SELECT s.id, s.created_at, d.processed_at,
+  SELECT id, created_at AS createdAt, latest AS latestVisibleAt, processed_at AS processedAt, evidence AS evidenceAt FROM (
+    SELECT s.id, s.created_at, d.processed_at, d.evidence_at, d.session_id AS logged,
       (SELECT m.created_at FROM session_messages m INDEXED BY session_messages_dream_visible
-        WHERE m.session_id = s.id AND ${DREAM_VISIBLE_SQL.replace(/\b(role|hidden|side_chat_context|system_generated|compacted|is_summary)\b/g, 'm.$1')}
-        ORDER BY m.created_at DESC LIMIT 1) AS latest
+        WHERE m.session_id = s.id AND ${visible} ORDER BY m.created_at DESC LIMIT 1) AS latest,
+      (SELECT e.last_seen_at FROM memory_fact_evidence e INDEXED BY memory_fact_evidence_session_seen
+        WHERE e.session_id = s.id ORDER BY e.last_seen_at DESC LIMIT 1) AS evidence
     FROM sessions s LEFT JOIN dream_log d ON d.session_id = s.id
     WHERE ${DREAM_SOURCE_SESSION_SQL})
-  WHERE latest IS NOT NULL AND (processed_at IS NULL OR latest > processed_at)
+  WHERE (latest IS NOT NULL OR evidence IS NOT NULL)
+    AND (logged IS NULL OR latest > processed_at OR evidence > COALESCE(evidence_at, -1))
   ${tail}`;
 
 /**
- * Top-level sessions with a visible message newer than their watermark, oldest session first.
- * A session without any visible message is never pending: there is nothing to consolidate.
- * Reading the queue has no side effects.
+ * Top-level sessions with a visible message newer than their watermark, or evidence newer than
+ * the evidence Dream last saw, oldest session first. A session with neither messages nor facts
+ * is never pending: there is nothing to consolidate. Reading the queue has no side effects.
  */
 export function pendingSessions(db: Db, limit: number, exclude: ReadonlySet<string> = new Set()): PendingSession[] {
   const rows = db

@@ -85,9 +85,10 @@ export function admit(deps: DreamDeps, s: DreamSettings, failed: ReadonlySet<str
 function markProcessed(deps: DreamDeps, items: WorkItem[], topics: string[][]): void {
   const now = deps.clock.now();
   const session = deps.db.prepare(
-    `INSERT INTO dream_log (session_id, processed_at, topics_written, updated_at)
-     SELECT @id, @at, @topics, @now WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @id)
+    `INSERT INTO dream_log (session_id, processed_at, evidence_at, topics_written, updated_at)
+     SELECT @id, @at, @evidence, @topics, @now WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @id)
      ON CONFLICT (session_id) DO UPDATE SET processed_at = MAX(processed_at, excluded.processed_at),
+       evidence_at = MAX(COALESCE(evidence_at, -1), COALESCE(excluded.evidence_at, -1)),
        topics_written = excluded.topics_written, updated_at = excluded.updated_at`,
   );
   const note = deps.db.prepare(
@@ -101,7 +102,13 @@ function markProcessed(deps: DreamDeps, items: WorkItem[], topics: string[][]): 
       if (item.kind === 'session') {
         // The watermark is the newest message actually consumed, never "now" (reference C7):
         // a message that arrives during the run keeps the session pending.
-        session.run({ id: item.key, at: item.transcript.watermark ?? item.pending.latestVisibleAt, topics: t, now });
+        session.run({
+          id: item.key,
+          at: item.transcript.watermark ?? item.pending.latestVisibleAt ?? 0,
+          evidence: item.pending.evidenceAt,
+          topics: t,
+          now,
+        });
       } else {
         note.run(item.key, Math.trunc(item.note.mtimeMs), item.note.hash, now);
       }

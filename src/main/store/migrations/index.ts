@@ -5,6 +5,7 @@ import * as dialogueIndex from './021-dialogue-index';
 import * as recallContextRows from './022-recall-context-rows';
 import * as dreamVisibleMessages from './030-dream-visible-messages';
 import * as dreamVisibleSummaries from './031-dream-visible-summaries';
+import * as dreamEvidenceWatermark from './032-dream-evidence-watermark';
 import * as visibleFactOrder from './040-visible-fact-order';
 import * as factConfidenceOrder from './041-fact-confidence-order';
 
@@ -27,6 +28,7 @@ export const migrations: Migration[] = [
   { version: 22, name: 'recall-context-rows', up: recallContextRows.up },
   { version: 30, name: 'dream-visible-messages', up: dreamVisibleMessages.up },
   { version: 31, name: 'dream-visible-summaries', up: dreamVisibleSummaries.up },
+  { version: 32, name: 'dream-evidence-watermark', up: dreamEvidenceWatermark.up },
   { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
   { version: 41, name: 'fact-confidence-order', up: factConfidenceOrder.up },
 ];

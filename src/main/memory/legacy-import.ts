@@ -37,7 +37,7 @@ import { validateCandidates } from './extraction/validate';
  */
 export const LEGACY_MARKER = 'evoflux-memory-facts:v1';
 export const SENTINEL_FILE = '.legacy-notes-imported';
-/** Bullets per write transaction; a normal session has far fewer and commits once. */
+/** Facts per write transaction; a normal session has far fewer and commits once. */
 export const BULLETS_PER_TX = 250;
 
 export interface LegacyBullet {
@@ -237,46 +237,52 @@ export async function importLegacyNotes(deps: ImportDeps, options: LegacyImportO
       break;
     }
     const hash = bulletsHash(bullets);
-    const chunks: LegacyBullet[][] = [];
-    for (let i = 0; i < bullets.length; i += BULLETS_PER_TX) chunks.push(bullets.slice(i, i + BULLETS_PER_TX));
-    let state: 'imported' | 'already' | 'missing' = 'imported';
-    for (let i = 0; i < chunks.length; i++) {
-      const last = i === chunks.length - 1;
-      state = timedTx(() => {
-        const session = getSession(deps.db, sessionId);
-        if (!session) return 'missing';
-        if ((progress.get(sessionId) as { bullets_hash: string } | undefined)?.bullets_hash === hash) return 'already';
-        const scopes = scopesFor(deps.db, session);
-        const { accepted, rejected } = validateCandidates(
-          chunks[i]!.map((b) => ({ ...b, messageId: null })),
-          scopes,
-          { neverUser: true },
-        );
-        report.rejected += rejected.filter((r) => r.reason !== 'duplicate').length;
-        const now = deps.now();
-        for (const c of accepted) {
-          const r = recordFact(
-            deps.db,
-            {
-              text: c.text,
-              kind: c.kind,
-              confidence: c.confidence,
-              origin: 'legacy_note',
-              target: c.target,
-              sessionId,
-              messageId: null,
-            },
-            now,
-          );
-          report.facts++;
-          if (r.created) report.factsCreated++;
-          if (r.created || r.reinforced) report.evidenceCreated++;
-        }
-        if (last) remember.run(sessionId, hash, bullets.length, now);
-        return 'imported';
-      });
-      if (state !== 'imported') break;
-      if (!last) await yieldToEventLoop();
+    const alreadyDone = () => (progress.get(sessionId) as { bullets_hash: string } | undefined)?.bullets_hash === hash;
+    const session = getSession(deps.db, sessionId);
+    let state: 'imported' | 'already' | 'missing' = !session ? 'missing' : alreadyDone() ? 'already' : 'imported';
+    if (session && state === 'imported') {
+      // Validation (secret patterns, folding) is CPU work: done before the write transaction so
+      // the writer is held only for the inserts. A session's scopes never change after creation.
+      const { accepted, rejected } = validateCandidates(
+        bullets.map((b) => ({ ...b, messageId: null })),
+        scopesFor(deps.db, session),
+        { neverUser: true },
+      );
+      report.rejected += rejected.filter((r) => r.reason !== 'duplicate').length;
+      const chunks: (typeof accepted)[] = [];
+      for (let i = 0; i < accepted.length; i += BULLETS_PER_TX) chunks.push(accepted.slice(i, i + BULLETS_PER_TX));
+      if (chunks.length === 0) chunks.push([]);
+      for (let i = 0; i < chunks.length; i++) {
+        const last = i === chunks.length - 1;
+        state = timedTx(() => {
+          // Another process may have deleted or imported the session since the read above.
+          if (!getSession(deps.db, sessionId)) return 'missing';
+          if (alreadyDone()) return 'already';
+          const now = deps.now();
+          for (const c of chunks[i]!) {
+            const r = recordFact(
+              deps.db,
+              {
+                text: c.text,
+                kind: c.kind,
+                confidence: c.confidence,
+                origin: 'legacy_note',
+                target: c.target,
+                sessionId,
+                messageId: null,
+              },
+              now,
+            );
+            report.facts++;
+            if (r.created) report.factsCreated++;
+            if (r.created || r.reinforced) report.evidenceCreated++;
+          }
+          if (last) remember.run(sessionId, hash, bullets.length, now);
+          return 'imported';
+        });
+        if (state !== 'imported') break;
+        if (!last) await yieldToEventLoop();
+      }
     }
     if (state === 'missing') report.sessionsMissing++;
     else if (state === 'already') report.sessionsAlreadyImported++;

@@ -128,10 +128,11 @@ export async function runExtraction(
     result.candidates += candidates.length;
 
     const more = result.windows < deps.maxWindows ? { leaseMs: deps.leaseMs, bounds: deps.bounds } : null;
+    // Validate before taking the writer: the transaction holds only the inserts.
+    const scopes = resolveScopes(deps.db, sessionId);
+    const { accepted, rejected } = validateCandidates(candidates, scopes);
     const committed = writeTx(deps.db, () => {
       if (!holdsLease(deps.db, current)) return { lost: true as const };
-      const scopes = resolveScopes(deps.db, sessionId);
-      const { accepted, rejected } = validateCandidates(candidates, scopes);
       const now = deps.now();
       let created = 0;
       let reinforced = 0;

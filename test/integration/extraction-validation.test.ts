@@ -1,0 +1,71 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openTestEngine, type TestEngine } from '../helpers/home';
+import { defaultSettings } from '../../src/main/settings';
+import { getCursor } from '../../src/main/memory/extraction/cursor';
+import { memoriesReply, startLlmServer } from '../fixtures/extraction-llm-server';
+
+let server: Awaited<ReturnType<typeof startLlmServer>>;
+beforeAll(async () => (server = await startLlmServer()));
+afterAll(() => server.close());
+let t: TestEngine;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  server.reset();
+  await t.close();
+});
+
+function engine() {
+  const settings = defaultSettings();
+  settings.llm.baseUrl = server.url;
+  settings.llm.model = 'm';
+  settings.llm.maxRetries = 0;
+  t = openTestEngine({ settings });
+  return t;
+}
+
+describe('every candidate is validated before it is stored', () => {
+  it('secrets are rejected, counted and logged by reason only; scopes are coerced; bad kinds and lengths rejected', async () => {
+    const e = engine();
+    const s = await e.run('sessions.create', { projectId: 'p1' });
+    const m = await e.run('messages.add', { sessionId: s.id, role: 'user', content: 'Some conversation.' });
+    await e.run('messages.add', { sessionId: s.id, role: 'assistant', content: 'A reply.' });
+    const openaiKey = 'sk-' + 'Zx9Yw8Vu7Ts6Rq5Po4Nm';
+    const warnings: string[] = [];
+    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
+    server.enqueue(
+      memoriesReply([
+        { content: `The OpenAI key is ${openaiKey}`, kind: 'fact', scope: 'project' },
+        { content: 'The staging password: hunter2', kind: 'fact', scope: 'project' },
+        { content: 'Use postgres://admin:s3cret@db.internal/app for reports', kind: 'fact', scope: 'project' },
+        { content: 'We use trunk-based development.', kind: 'decision', scope: 'user', confidence: 'high', message: m.seq },
+        { content: 'User prefers dark mode.', kind: 'preference', scope: 'user' },
+        { content: 'Lives in the folder scope', kind: 'fact', scope: 'folder' },
+        { content: 'x', kind: 'fact' },
+        { content: 'A fact with an odd kind', kind: 'gossip' },
+      ]),
+    );
+    const r = await e.run('extraction.run', { sessionId: s.id });
+    expect(r).toMatchObject({ outcome: 'stored', candidates: 8, factsStored: 3, rejected: 5 });
+    expect(r.rejections).toEqual({ 'secret:openai-key': 1, 'secret:credential-assignment': 1, 'secret:connection-string': 1, 'too-short': 1, 'invalid-kind': 1 });
+    expect(getCursor(e.engine.db, s.id)).toMatchObject({ candidatesRejected: 5, factsStored: 3 });
+
+    const facts = (await e.run('facts.list', { limit: 50 })).facts;
+    const byText = (x: string) => facts.find((f) => f.text === x)!;
+    expect(byText('We use trunk-based development.')).toMatchObject({
+      scope: 'project',
+      requestedScope: 'user',
+      coercionReason: 'technical-kind-not-user',
+      confidence: 'high',
+      origin: 'extraction',
+    });
+    expect(byText('User prefers dark mode.')).toMatchObject({ scope: 'user', requestedScope: null });
+    expect(byText('Lives in the folder scope')).toMatchObject({ scope: 'project', requestedScope: 'folder', coercionReason: 'scope-unavailable' });
+    expect(facts.some((f) => /hunter2|s3cret|sk-/.test(f.text))).toBe(false);
+    const evidence = (await e.run('facts.get', { factId: byText('We use trunk-based development.').id })).evidence;
+    expect(evidence[0]!.messageId).toBe(m.id);
+
+    const log = warnings.join('\n');
+    expect(log).toMatch(/rejected 5 candidate\(s\): secret:openai-key x1/);
+    for (const secret of [openaiKey, 'hunter2', 's3cret']) expect(log).not.toContain(secret);
+  });
+});

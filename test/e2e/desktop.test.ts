@@ -189,6 +189,21 @@ describe('desktop window (Chromium against serve)', () => {
     expect(await hidden.innerText()).toContain('side-chat source context');
     expect(await transcript.locator('.message.msg-visible').count()).toBe(1);
     await screenshot(page, '05-side-chat-hidden-copy');
+
+    const chat = (await api(served, 'sessions.create', { projectId: 'web', title: 'Long chat' })).id;
+    for (let i = 0; i < 3; i++) {
+      await api(served, 'messages.add', { sessionId: chat, role: 'user', content: `Question ${i}` });
+      await api(served, 'messages.add', { sessionId: chat, role: 'assistant', content: `Answer ${i}` });
+    }
+    const compacted = await api(served, 'turns.compact', { sessionId: chat, keepLastTurns: 1 });
+    expect(compacted.compactedMessages).toBe(4);
+    await page.goto(`${served.url}/#/sessions/${chat}`);
+    const chatTranscript = page.locator('[data-testid="transcript"]');
+    await chatTranscript.waitFor();
+    expect(await chatTranscript.locator('.message.msg-summary').innerText()).toContain('compaction summary');
+    expect(await chatTranscript.locator('.message', { hasText: 'compacted (audit only)' }).count()).toBe(4);
+    expect(await chatTranscript.locator('.message.msg-visible').count()).toBe(2);
+    await screenshot(page, '05b-compaction-summary');
   });
 
   it('forgets a session after a dry-run preview, and shared facts survive', async () => {

@@ -12,6 +12,8 @@ export function SessionsView({ route }: { route: Route }) {
     queryFn: ({ pageParam }) => api().call('sessions.list', { cursor: pageParam, limit: 100 }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // Agents create sessions while the window is open; keep the list current without a reload.
+    refetchInterval: 15_000,
   });
   const sessions = useMemo(() => query.data?.pages.flatMap((p) => p.sessions) ?? [], [query.data]);
   const selected = route.id;

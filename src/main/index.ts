@@ -103,6 +103,7 @@ function createWindow(): BrowserWindow {
 
 let engine: Engine | null = null;
 let stopServices: (() => Promise<void>) | null = null;
+let closing = false;
 
 async function start(): Promise<void> {
   setDefaultNativeBinding(electronNativeBinding());
@@ -119,7 +120,9 @@ async function start(): Promise<void> {
   }
   const opened = engine;
   ipcMain.handle(IPC_CHANNEL, (event, name: unknown, input: unknown) =>
-    handleIpcCall(opened, event.senderFrame?.url, pageUrl, name, input),
+    closing
+      ? { ok: false, error: { code: 'unavailable', message: 'EvoFlux Memory is shutting down' } }
+      : handleIpcCall(opened, event.senderFrame?.url, pageUrl, name, input),
   );
   stopServices = startLongLivedServices(opened);
   lockDownSessions();
@@ -145,7 +148,6 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  let closing = false;
   app.on('will-quit', (event) => {
     if (closing || !engine) return;
     // Drain extraction and Dream and close SQLite before the process goes.

@@ -206,3 +206,9 @@ export function createChatClient(config: ChatClientConfig): ChatClient {
     },
   };
 }
+
+/** The configured endpoint's client, or null when settings.llm.baseUrl is empty (use built-in defaults). */
+export function chatClientFromSettings(settings: Settings, env: NodeJS.ProcessEnv = process.env): ChatClient | null {
+  const config = llmConfigFromSettings(settings, env);
+  return config ? createChatClient(config) : null;
+}

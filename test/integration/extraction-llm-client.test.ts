@@ -132,4 +132,20 @@ describe('OpenAI-compatible client against a real HTTP server', () => {
     expect(prompt).toContain('<conversation_data>\n[#1] User: hi\n</conversation_data>');
     expect(prompt).toMatch(/untrusted source data/);
   });
+
+  it('secrets in the transcript are redacted before the prompt leaves the machine', async () => {
+    const settings = defaultSettings();
+    settings.llm.baseUrl = server.url;
+    settings.llm.model = 'm';
+    const key = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    server.enqueue(memoriesReply([]));
+    const before = server.requests.length;
+    await extractorFromSettings(settings, {}).extract(
+      { sessionId: 's', entries: [{ messageId: 'm', seq: 4, role: 'user', text: `my token is ${key}, keep tabs` }], text: '', lastSeq: 4, truncated: false },
+      new AbortController().signal,
+    );
+    const prompt: string = server.requests[before]!.body.messages[0].content;
+    expect(prompt).not.toContain(key);
+    expect(prompt).toContain('[#4] User: my token is [redacted github-token], keep tabs');
+  });
 });

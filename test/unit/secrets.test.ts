@@ -89,3 +89,17 @@ describe('high-entropy detection over many random tokens', () => {
     }
   });
 });
+
+describe('redaction before a transcript leaves the machine', () => {
+  it('replaces every secret span with its kind and keeps the rest', async () => {
+    const { redactSecrets } = await import('../../src/main/memory/secrets');
+    const key = `sk-${rnd(ALNUM, 24)}`;
+    const r = redactSecrets(`Use ${key} with password: hunter2 against postgres://app:pw123@db/app please.`);
+    expect(r.text).not.toContain(key);
+    expect(r.text).not.toContain('hunter2');
+    expect(r.text).not.toContain('pw123');
+    expect(r.text).toMatch(/^Use \[redacted openai-key\] with \[redacted credential-assignment\] against \[redacted connection-string\]\/app please\.$/);
+    expect(r.redactions).toBe(3);
+    expect(redactSecrets('Nothing secret here.')).toEqual({ text: 'Nothing secret here.', redactions: 0 });
+  });
+});

@@ -49,7 +49,7 @@ const PATTERNS: SecretPattern[] = [
   {
     // The reference's words: "password: x", "api_key=x", "access token: x", whatever the value.
     kind: 'credential-assignment',
-    pattern: /\b(?:passwords?|passwd|passphrase|api[ _-]?key|apikey|access[ _-]?token|accesstoken)\b\s*[:=]\s*\S/i,
+    pattern: /\b(?:passwords?|passwd|passphrase|api[ _-]?key|apikey|access[ _-]?token|accesstoken)\b\s*[:=]\s*\S+/i,
   },
   {
     // Vaguer words ("secret: ...", "token=...") only with a value that looks machine-made.
@@ -102,3 +102,18 @@ export function findSecret(text: string): SecretMatch | null {
 }
 
 export const looksSensitive = (text: string): boolean => findSecret(text) !== null;
+
+/**
+ * `text` with every secret replaced by `[redacted <kind>]`, e.g. before a transcript leaves the
+ * machine for a model endpoint. Returns how many spans were replaced, never what they were.
+ */
+export function redactSecrets(text: string): { text: string; redactions: number } {
+  let redactions = 0;
+  let out = text;
+  for (const { kind, pattern } of PATTERNS) {
+    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g');
+    out = out.replace(global, () => (redactions++, `[redacted ${kind}]`));
+  }
+  out = out.replace(TOKEN, (token) => (looksHighEntropy(token) ? (redactions++, '[redacted high-entropy]') : token));
+  return { text: out, redactions };
+}

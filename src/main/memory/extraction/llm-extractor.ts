@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatClient } from '../../llm/openai-client';
+import { redactSecrets } from '../secrets';
 import { MAX_CANDIDATES, type Candidate, type Extractor, type TranscriptWindow } from './types';
 
 /**
@@ -40,9 +41,10 @@ export const extractionReply = z.object({
     .default([]),
 });
 
+/** The prompt: instructions, then the window fenced as data, with secrets redacted before it leaves the machine. */
 export function renderForModel(window: TranscriptWindow): string {
   const label = { user: 'User', assistant: 'Assistant', summary: 'Prior summary' } as const;
-  const lines = window.entries.map((e) => `[#${e.seq}] ${label[e.role]}: ${e.text}`);
+  const lines = window.entries.map((e) => `[#${e.seq}] ${label[e.role]}: ${redactSecrets(e.text).text}`);
   return `${EXTRACTION_PROMPT}\n\n<conversation_data>\n${lines.join('\n\n')}\n</conversation_data>`;
 }
 

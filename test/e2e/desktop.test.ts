@@ -344,6 +344,25 @@ describe('desktop window (Chromium against serve)', () => {
     await screenshot(page, '15-long-list');
   });
 
+  it('a tab without the token explains how to get in and reads nothing', async () => {
+    const other = await browser.context.newPage();
+    const failures: number[] = [];
+    other.on('response', (r) => r.url().includes('/api/') && failures.push(r.status()));
+    await other.goto(`${served.url}/#/facts`);
+    await other.getByText('needs its access token').waitFor();
+    // The window asks before calling anything: the server never saw an unauthenticated request.
+    expect(failures).toEqual([]);
+    await screenshot(other, '16-no-token');
+    await other.fill('input[type="password"]', 'not a token!');
+    await other.getByRole('button', { name: 'Continue' }).click();
+    await other.getByText('does not look like a token').waitFor();
+    await other.fill('input[type="password"]', served.browserUrl.split('#token=')[1]!);
+    await other.getByRole('button', { name: 'Continue' }).click();
+    await other.locator('[data-testid="facts-list"] .fact-row').first().waitFor();
+    expect(failures.every((s) => s === 200)).toBe(true);
+    await other.close();
+  });
+
   it('logged no page errors (CSP violations included)', () => {
     expect(pageErrors).toEqual([]);
   });

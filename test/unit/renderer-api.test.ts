@@ -51,6 +51,8 @@ describe('transport choice', () => {
   it('fails a call without a token before sending anything', async () => {
     const fetch = vi.fn();
     const t = httpTransport({ token: null, fetch: fetch as never });
+    expect(t.authenticated).toBe(false);
+    expect(httpTransport({ token: TOKEN }).authenticated).toBe(true);
     await expect(t.call('facts.list', {})).rejects.toMatchObject({ code: 'forbidden', status: 401 });
     expect(fetch).not.toHaveBeenCalled();
   });

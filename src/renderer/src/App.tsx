@@ -6,6 +6,7 @@ import { SessionsView } from './views/SessionsView';
 import { WikiView } from './views/WikiView';
 import { ExtractionView } from './views/ExtractionView';
 import { DreamView } from './views/DreamView';
+import { TokenGate } from './components/TokenGate';
 
 const LABELS: Record<View, string> = {
   facts: 'Facts',
@@ -34,6 +35,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  if (!api().authenticated) return <TokenGate />;
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Views">

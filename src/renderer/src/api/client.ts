@@ -6,12 +6,14 @@ export type Output<N extends CommandName> = OutputOf<Contract[N]>;
 
 export interface ApiClient {
   transport: Transport['kind'];
+  authenticated: boolean;
   call<N extends CommandName>(name: N, input: Input<N>): Promise<Output<N>>;
 }
 
 export function createClient(transport: Transport): ApiClient {
   return {
     transport: transport.kind,
+    authenticated: transport.authenticated,
     call: (name, input) => transport.call(name, input) as Promise<never>,
   };
 }

@@ -4,12 +4,15 @@ import { ApiError, toApiError, unreachable } from './errors';
 /** Carries one contract call; the IPC and HTTP transports differ in nothing else. */
 export interface Transport {
   kind: 'ipc' | 'http';
+  /** False for HTTP without a token: every call would be refused, so the window asks for one. */
+  authenticated: boolean;
   call(name: string, input: unknown): Promise<unknown>;
 }
 
 export function ipcTransport(bridge: EvofluxBridge): Transport {
   return {
     kind: 'ipc',
+    authenticated: true,
     call: async (name, input) => {
       const result = await (bridge.call as (n: string, i: unknown) => ReturnType<EvofluxBridge['call']>)(name, input);
       if (result && typeof result === 'object' && 'ok' in result) {
@@ -33,6 +36,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const base = (options.baseUrl ?? '').replace(/\/+$/, '');
   return {
     kind: 'http',
+    authenticated: Boolean(options.token),
     call: async (name, input) => {
       if (!options.token) {
         throw new ApiError('forbidden', 'No access token. Open the address `serve` printed (it ends in #token=…).', 'authorization', 401);
@@ -63,6 +67,14 @@ export function httpTransport(options: HttpTransportOptions): Transport {
 }
 
 const TOKEN_KEY = 'evoflux-token';
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,200}$/;
+
+/** Keeps a pasted token for this tab, like one that arrived in the fragment. */
+export function rememberToken(storage: StorageLike, token: string): boolean {
+  if (!TOKEN_PATTERN.test(token)) return false;
+  storage.setItem(TOKEN_KEY, token);
+  return true;
+}
 
 export interface LocationLike {
   hash: string;

@@ -80,10 +80,10 @@ async function main() {
       const complete: number[] = [];
       for (let i = 0; i < 50; i++) {
         let t0 = performance.now();
-        await m.call('memory_begin_turn', { sessionId: turn, content: `How does module ${i % 97} handle bench facts?` });
+        await m.call('memory_begin_turn', { sessionId: turn, userText: `How does module ${i % 97} handle bench facts?` });
         begin.push(performance.now() - t0);
         t0 = performance.now();
-        await m.call('memory_complete_turn', { sessionId: turn, content: `Module ${i % 97} answer ${i}.` });
+        await m.call('memory_complete_turn', { sessionId: turn, assistantText: `Module ${i % 97} answer ${i}.` });
         complete.push(performance.now() - t0);
       }
       console.log(`memory_begin_turn (recall over 10k):    ${fmt(begin)}`);
@@ -110,7 +110,11 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    // Spawned MCP servers would keep this process alive; the exit takes them down with their stdin.
+    process.exit(1);
+  },
+);

@@ -319,6 +319,25 @@ describe('desktop window (Chromium against serve)', () => {
     await screenshot(page, '14-lint');
   });
 
+  it('forgets a single fact after confirmation', async () => {
+    await page.goto(`${served.url}/#/facts?scope=project&key=web`);
+    await poll(() => factTexts(page)).toEqual(['The web app is built with Vite']);
+    await page.locator('.fact-row').first().click();
+    await page.getByRole('button', { name: 'Forget fact…' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.innerText()).toContain('1 evidence row');
+    // Focus starts on Cancel, so Enter right away does not forget anything.
+    await page.keyboard.press('Enter');
+    expect(await dialog.count()).toBe(0);
+    expect((await api(served, 'facts.list', { scope: 'project', scopeKey: 'web' })).facts).toHaveLength(1);
+    await page.getByRole('button', { name: 'Forget fact…' }).click();
+    await dialog.getByRole('button', { name: 'Forget fact' }).click();
+    await poll(() => page.locator('[data-testid="facts-list"] .fact-row').count()).toBe(0);
+    await page.getByText('No facts match').waitFor();
+    expect(page.url()).not.toMatch(/#\/facts\/[^?]/);
+    expect((await api(served, 'facts.list', { scope: 'project', scopeKey: 'web' })).facts).toHaveLength(0);
+  });
+
   it('pages and virtualizes a long fact list', async () => {
     const bulk = (await api(served, 'sessions.create', { projectId: 'bulk', title: 'Bulk' })).id;
     for (let i = 0; i < 700; i++) {

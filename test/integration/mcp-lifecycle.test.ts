@@ -193,6 +193,26 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     expect(count()).toBe(before);
   });
 
+  it('keeps the loop checkpoint, compacts the window, and shows the session\'s scopes', async () => {
+    await mcp.call('memory_begin_turn', { sessionId: atlas, userText: 'Summarise where billing stands.' });
+    await mcp.call('memory_complete_turn', {
+      sessionId: atlas,
+      assistantText: 'Schema, migrations and metrics are agreed.',
+      toolRounds: [{ content: 'memory_search(billing)', toolOutputs: ['3 results'] }],
+      checkpoint: { step: 14, pending: ['payments'] },
+    });
+    expect(await mcp.call('memory_get_checkpoint', { sessionId: atlas })).toMatchObject({ checkpoint: { step: 14, pending: ['payments'] } });
+    const compacted = await mcp.call('memory_compact_context', { sessionId: atlas, keepLastTurns: 2 });
+    expect(compacted.compactedMessages).toBeGreaterThan(0);
+    expect(compacted.summary.isSummary).toBe(true);
+    const next = await mcp.call('memory_begin_turn', { sessionId: atlas, userText: 'What is left to do on billing?' });
+    expect(next.context.window[0].isSummary).toBe(true);
+    await mcp.call('memory_complete_turn', { sessionId: atlas, assistantText: 'Payments remain.' });
+    const scopes = await mcp.call('memory_session_scopes', { sessionId: atlas });
+    expect(scopes.visible.map((v: { scope: string }) => v.scope)).toEqual(['session', 'workspace', 'project', 'user']);
+    expect(scopes.visible.find((v: { scope: string }) => v.scope === 'project').key).toBe('atlas');
+  });
+
   it('runs Dream on request: the finished session goes into the wiki once', async () => {
     const before = await mcp.call('memory_dream_status', {});
     expect(before.running).toBe(false);

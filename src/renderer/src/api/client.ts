@@ -22,5 +22,5 @@ let shared: ApiClient | null = null;
 
 /** The app's one client, on the transport this window offers. */
 export function api(): ApiClient {
-  return (shared ??= createClient(chooseTransport(window as never)));
+  return (shared ??= createClient(chooseTransport(window)));
 }

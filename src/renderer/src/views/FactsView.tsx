@@ -189,7 +189,7 @@ export function FactsView({ route }: { route: Route }) {
           </div>
         )}
         <div className="list-footer muted" aria-live="polite">
-          {facts.length ? `${facts.length}${query.hasNextPage ? '+' : ''} facts loaded` : ''}
+          {facts.length ? `${facts.length}${query.hasNextPage ? '+' : ''} ${facts.length === 1 ? 'fact' : 'facts'} loaded` : ''}
           {query.isFetching && !query.isPending ? ' · updating…' : ''}
         </div>
       </section>

@@ -125,6 +125,27 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
 });
 
 describe('mcp command process', () => {
+  it('shuts down cleanly on SIGTERM, keeping what it wrote', async () => {
+    const home = tempHome('evoflux-mcp-term-');
+    try {
+      const mcp = await connectMcp(home.dir);
+      const s = await mcp.call('memory_create_session', { projectId: 'term' });
+      await mcp.call('memory_remember', { sessionId: s.id, text: 'Written before the signal', scope: 'project' });
+      // The SDK keeps the child private; its exit status is what tells a clean shutdown from a kill.
+      const child = (mcp.client.transport as unknown as { _process: import('node:child_process').ChildProcess })._process;
+      const exited = new Promise<[number | null, string | null]>((resolve) =>
+        child.once('exit', (code, signal) => resolve([code, signal])),
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toEqual([0, null]);
+      expect(mcp.stderr()).not.toMatch(/error/i);
+      expect(snapshot(`${home.dir}/memory.db`).memory_facts).toBe(1);
+      await mcp.close();
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('writes nothing but JSON-RPC on stdout, logs on stderr, and exits 0 when stdin closes', async () => {
     const home = tempHome('evoflux-mcp-raw-');
     try {

@@ -163,7 +163,7 @@ function wikiHits(wikiDir: string, terms: QueryTerms): SearchHit[] {
 // Scoped dialogue evidence (reference §6.2.3 with C2).
 
 const DIALOGUE_INDEX: TaggedIndex = { table: 'session_messages_fts', tagColumn: 'tags', textColumn: 'content' };
-const DIALOGUE_CANDIDATES = { allCap: 200, perTermCap: 60, maxTerms: 5 };
+const DIALOGUE_CANDIDATES = { perTermCap: 60, deepCap: 300, maxTerms: 5 };
 
 /**
  * The tags a session's dialogue search may read: its owner's whole team, plus the sessions of

@@ -5,12 +5,18 @@ import { surfaceForms } from './tokenize';
 /**
  * Candidate retrieval from a tagged FTS5 index (migrations 020 and 021): `tags` restricts the
  * rows to the caller's scopes inside the index, `terms` are normalized query terms expanded to
- * the raw surface forms the index holds.
+ * the raw surface forms the index holds. Every lookup walks newest first (ascending rowid;
+ * rowids count down).
  *
- * Two kinds of lookups, all newest first (ascending rowid; rowids count down):
- *  - one with every term required, which finds the best-covering rows however common the terms;
- *  - one per term, capped, so a rare term's rows are never crowded out by a common term's.
- * The union is at most `allCap + perTermCap × terms` rows, whatever the index size. A per-term
+ *  1. One capped lookup per term, so a rare term's rows are never crowded out by a common
+ *     term's. A term that returns fewer rows than the cap has returned all of its rows in these
+ *     scopes, so every fact holding every term is already among them.
+ *  2. When every term filled its cap (all are common here), the sparsest of them (the one whose
+ *     cap reached furthest back) is read deeper, so facts holding all the terms are found among
+ *     its newest `deepCap` rows without intersecting long posting lists inside FTS5 (an AND of
+ *     common terms walks every row of the scopes: the slow path at 1M facts).
+ *
+ * The union is at most `perTermCap × terms + deepCap` rows, whatever the index size. A per-term
  * count below its cap is that term's exact document frequency within the scopes.
  */
 export interface TaggedIndex {
@@ -20,8 +26,8 @@ export interface TaggedIndex {
 }
 
 export interface CandidateOptions {
-  allCap: number;
   perTermCap: number;
+  deepCap: number;
   /** The most distinctive (longest) terms used for retrieval; ranking still sees every term. */
   maxTerms: number;
 }
@@ -73,12 +79,22 @@ export function findCandidates(
   const seen = new Set<number>();
   const add = (rows: { rowid: number }[]) => {
     for (const r of rows) if (!seen.has(r.rowid)) (seen.add(r.rowid), result.rowids.push(r.rowid));
-    return rows.length;
   };
-  if (groups.length > 1) add(prepared(db, sql(options.allCap)).all(`${tagExpr} AND ${groups.join(' AND ')}`) as never);
+  let sparsest = -1;
+  let reach = -Infinity;
+  let allCapped = true;
   chosen.forEach((term, i) => {
-    const n = add(prepared(db, sql(options.perTermCap)).all(`${tagExpr} AND ${groups[i]}`) as never);
-    result.termHits.set(term, n);
+    const rows = prepared(db, sql(options.perTermCap)).all(`${tagExpr} AND ${groups[i]}`) as { rowid: number }[];
+    add(rows);
+    result.termHits.set(term, rows.length);
+    if (rows.length < options.perTermCap) allCapped = false;
+    const last = rows.at(-1)?.rowid ?? -Infinity;
+    if (last > reach) (reach = last), (sparsest = i);
   });
+  if (allCapped && sparsest >= 0 && options.deepCap > options.perTermCap) {
+    const deep = prepared(db, sql(options.deepCap)).all(`${tagExpr} AND ${groups[sparsest]}`) as { rowid: number }[];
+    add(deep);
+    result.termHits.set(chosen[sparsest]!, deep.length);
+  }
   return result;
 }

@@ -37,8 +37,8 @@ export const recallQueryText = (text: string): string =>
 const FACT_INDEX: TaggedIndex = { table: 'memory_facts_fts', tagColumn: 'tag', textColumn: 'text' };
 export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
 
-/** Candidate caps: at most 300 rows to rank (the reference ranks the 500 newest, C15). */
-const CANDIDATES = { allCap: 120, perTermCap: 30, maxTerms: 6 };
+/** Candidate caps: at most 380 rows to rank (the reference ranks the 500 newest, C15). */
+const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 6 };
 
 interface FactRow {
   rowid: number;

@@ -7,7 +7,7 @@ export default defineConfig({
     // Real SQLite files, workers and child processes: keep files isolated, two at a time on two cores.
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
   },
 });

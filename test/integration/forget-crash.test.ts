@@ -14,7 +14,7 @@ function killWhenMid(dbFile: string, sessionId: string): Promise<NodeJS.Signals 
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', CHILD, dbFile, sessionId], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const guard = setTimeout(() => child.kill("SIGKILL"), 170_000);
     child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('mid')) child.kill('SIGKILL');
       if (chunk.toString().includes('done')) reject(new Error('child finished before it could be killed'));

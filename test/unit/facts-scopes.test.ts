@@ -161,3 +161,33 @@ describe('scope visibility and coercion', () => {
     ]);
   });
 });
+
+describe('facts.list text filter', () => {
+  let t: TestEngine;
+  beforeEach(() => (t = openTestEngine()));
+  afterEach(() => t.close());
+
+  it('matches all words case-insensitively, the last as a prefix, within the scope asked for', async () => {
+    const a = await t.run('sessions.create', { projectId: 'alpha' });
+    const b = await t.run('sessions.create', { projectId: 'beta' });
+    await t.run('facts.add', { sessionId: a.id, scope: 'project', text: 'Deploy the API with Helm charts' });
+    await t.run('facts.add', { sessionId: a.id, scope: 'project', text: 'Helm is banned for the worker' });
+    await t.run('facts.add', { sessionId: b.id, scope: 'project', text: 'Deploy beta with Helm too' });
+    const texts = async (input: Parameters<TestEngine['run']>[1]) =>
+      (await t.run('facts.list', input as never)).facts.map((f) => f.text).sort();
+    expect(await texts({ text: 'helm DEPLOY' })).toEqual(['Deploy beta with Helm too', 'Deploy the API with Helm charts']);
+    expect(await texts({ text: 'deploy hel' })).toEqual(['Deploy beta with Helm too', 'Deploy the API with Helm charts']);
+    expect(await texts({ text: 'helm', scope: 'project', scopeKey: 'alpha' })).toEqual([
+      'Deploy the API with Helm charts',
+      'Helm is banned for the worker',
+    ]);
+    expect(await texts({ text: 'charts beta' })).toEqual([]);
+    // No word characters: a plain substring match.
+    await t.run('facts.add', { sessionId: a.id, scope: 'project', text: 'Paths use / not \\' });
+    expect(await texts({ text: '/' })).toEqual(['Paths use / not \\']);
+    // Deleted facts leave the index.
+    const gone = (await t.run('facts.list', { text: 'banned' })).facts[0]!;
+    await t.run('facts.delete', { factId: gone.id });
+    expect(await texts({ text: 'banned' })).toEqual([]);
+  });
+});

@@ -27,6 +27,7 @@ describe('front matter', () => {
       confidence: 'high',
       sources: ['session-1a2b3c4d', 'note-2026-04-29'],
       related: ['better-sqlite3'],
+      scopes: [],
     });
   });
 

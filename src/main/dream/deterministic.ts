@@ -1,3 +1,4 @@
+import { dialogueLabel, scopeLabel as scopeRefLabel, SCOPES_KEY } from '../wiki/page-scopes';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
@@ -178,6 +179,8 @@ export class DeterministicConsolidator implements Consolidator {
         tags: group ? [f.kind, f.scope] : [],
         group: group?.group,
       });
+      // Never capped: a dropped scope would let a page leak into another scope's search.
+      page.addToList(SCOPES_KEY, [scopeRefLabel(f.scope, f.scope_key)], Number.MAX_SAFE_INTEGER);
       const anchor = `fact:${f.id}`;
       const cites = citations(page.bullet(anchor), source).map((c) => `[[${c}]]`).join(' ');
       const support = `${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'}`;
@@ -233,6 +236,8 @@ export class DeterministicConsolidator implements Consolidator {
     page.set('sources', [source]);
     page.set('related', [...related].sort());
     page.set('session', session.id);
+    // The page quotes the session's dialogue and lists its facts: it is visible where both are.
+    page.set(SCOPES_KEY, [...new Set([dialogueLabel(session), ...facts.map((f) => scopeRefLabel(f.scope, f.scope_key))])]);
     return [...topics].sort();
   }
 

@@ -1,3 +1,4 @@
+import { sessionContextLabels, stampScopes } from '../wiki/page-scopes';
 import { z } from 'zod';
 import type { ChatClient } from '../llm/openai-client';
 import type { WikiService } from '../wiki/service';
@@ -140,7 +141,7 @@ export class ModelConsolidator implements Consolidator {
         const topics = new Set<string>();
         await this.wiki.withWriteLock(async () => {
           for (const op of reply.operations) {
-            if (op.op === 'write') await this.wiki.write(op.path, op.content);
+            if (op.op === 'write') await this.wiki.write(op.path, this.scoped(item, op.path, op.content));
             else if (this.wiki.exists(op.path)) await this.wiki.delete(op.path);
             const wp = validateWikiPath(op.path);
             written.add(wp.rel);
@@ -153,5 +154,16 @@ export class ModelConsolidator implements Consolidator {
       }
     }
     return { outcomes, pagesWritten: [...written] };
+  }
+
+  /**
+   * What the model writes for a session may hold anything of that session, so the page is
+   * stamped with the session's whole context; scopes the page already had are kept even when
+   * the model's rewrite leaves the key out.
+   */
+  private scoped(item: WorkItem, rel: string, content: string): string {
+    const previous = this.wiki.exists(rel) ? this.wiki.read(rel).meta.scopes : [];
+    const labels = item.kind === 'session' ? sessionContextLabels(item.session) : [];
+    return stampScopes(content, labels, previous);
   }
 }

@@ -1,3 +1,5 @@
+import { pageVisibleTo } from '../wiki/page-scopes';
+import type { ScopeRef } from '../../shared/schemas';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/db';
@@ -38,7 +40,7 @@ export function memorySearch(db: Db, wikiDir: string, req: SearchRequest): Searc
   const terms = queryTerms(text);
   const hits: SearchHit[] = [];
   if (req.sources.includes('facts')) hits.push(...factHits(db, scopes, text, req.limit));
-  if (req.sources.includes('wiki')) hits.push(...wikiHits(wikiDir, terms));
+  if (req.sources.includes('wiki')) hits.push(...wikiHits(wikiDir, terms, scopes.visible));
   if (req.sources.includes('dialogue')) hits.push(...dialogueHits(db, scopes, terms));
   hits.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
   return hits.slice(0, req.limit).map((h) => ({ ...h, score: Math.round(h.score * 1e6) / 1e6 }));
@@ -128,7 +130,7 @@ function readPage(wikiDir: string, rel: string): string | null {
 const tokenSet = (text: string) => new Set(rawTokens(text).map(normalizeToken));
 const overlap = (terms: readonly string[], set: Set<string>) => terms.filter((t) => set.has(t)).length;
 
-function wikiHits(wikiDir: string, terms: QueryTerms): SearchHit[] {
+function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef[]): SearchHit[] {
   const meaningful = terms.meaningful;
   // Weak evidence abstains: a page needs most of the query's content words (reference §6.2.2).
   if (meaningful.length === 0) return [];
@@ -139,6 +141,7 @@ function wikiHits(wikiDir: string, terms: QueryTerms): SearchHit[] {
     const raw = readPage(wikiDir, f.rel);
     if (raw === null || raw.trim() === '') continue;
     const page = parsePage(raw);
+    if (!pageVisibleTo(page.meta.scopes, visible)) continue;
     const m = lexicalMatch(`${f.rel}\n${raw}`, query);
     if (m.base <= 0 || m.matched.length < needed || m.coverage < 0.5) continue;
     const rerank =

@@ -9,6 +9,8 @@ export interface PageMeta {
   confidence: Confidence | null;
   sources: string[];
   related: string[];
+  /** Scopes whose content the page holds (see page-scopes.ts); empty = unscoped. */
+  scopes: string[];
 }
 
 export interface ParsedPage {
@@ -28,6 +30,7 @@ export const emptyMeta = (): PageMeta => ({
   confidence: null,
   sources: [],
   related: [],
+  scopes: [],
 });
 
 const stringList = (v: unknown, lower = false): string[] =>
@@ -47,6 +50,7 @@ function toMeta(data: Record<string, unknown>): PageMeta {
   meta.confidence = (CONFIDENCES as readonly string[]).includes(c) ? (c as Confidence) : null;
   meta.sources = stringList(data.sources);
   meta.related = stringList(data.related);
+  meta.scopes = stringList(data.scopes);
   return meta;
 }
 

@@ -65,7 +65,9 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
       if (!p) return;
       slot.pending.delete(res.id);
       if (res.ok) p.resolve(res.result);
-      else if (res.error.code) p.reject(new CommandError(res.error.code as ErrorCode, res.error.message, res.error.field));
+      else if (res.error.name === 'CommandError' && res.error.code) {
+        p.reject(new CommandError(res.error.code as ErrorCode, res.error.message, res.error.field));
+      }
       else p.reject(new CommandError('internal', `read lane: ${res.error.message}`));
     });
     const gone = (why: string) => {

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { createReadLane, readLaneWorkerFile, type ReadLane } from '../../src/main/workers/read-lane';
+import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
+
+let lane: ReadLane | null = null;
+let t: TestEngine | null = null;
+afterEach(async () => {
+  await lane?.close();
+  await t?.close();
+  lane = null;
+  t = null;
+});
+
+describe('read lane', () => {
+  it('runs the .ts worker under tsx from the source tree', () => {
+    const w = readLaneWorkerFile();
+    expect(w.file.endsWith(path.join('workers', 'read-lane.worker.ts'))).toBe(true);
+    expect(w.execArgv).toEqual(['--require', 'tsx/cjs']);
+  });
+
+  it('maps worker errors: a missing session is not_found, a broken database is internal', async () => {
+    t = openTestEngine();
+    await expect(t.engine.readLane.recall('no-such-session', 'kafka streams')).rejects.toMatchObject({ code: 'not_found' });
+    const home = tempHome();
+    lane = createReadLane({ dbPath: path.join(home.dir, 'missing.db'), wikiDir: home.dir, size: 1 });
+    await expect(lane.recall('s', 'kafka streams')).rejects.toMatchObject({ code: 'internal' });
+    home.cleanup();
+  });
+
+  it('answers concurrent requests across workers and refuses work once closed', async () => {
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 2 });
+    const results = await Promise.all(Array.from({ length: 40 }, () => lane!.recall(s.id, 'kafka streams brokers')));
+    expect(results.every((r) => r.facts.length === 1)).toBe(true);
+    await lane.close();
+    await expect(lane.recall(s.id, 'kafka streams brokers')).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});

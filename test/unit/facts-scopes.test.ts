@@ -67,6 +67,12 @@ describe('facts, dedup and reinforcement', () => {
     await expect(t.run('facts.add', { sessionId: s.id, text: 'x'.repeat(501) })).rejects.toThrow(/text: must be at most 500/);
     await expect(t.run('facts.add', { sessionId: s.id, text: 'ok', scope: 'galaxy' as never })).rejects.toThrow(/^scope: /);
     await expect(t.run('facts.add', { sessionId: 'nope', text: 'ok' })).rejects.toThrow(/session not found: nope/);
+    await expect(
+      t.run('facts.add', { sessionId: s.id, text: 'The deploy password = hunter2hunter2' }),
+    ).rejects.toThrow(/^text: looks like a secret \(/);
+    await expect(
+      t.run('facts.add', { sessionId: s.id, text: 'Key is sk-proj-abcdefghijklmnopqrstuvwx1234567890' }),
+    ).rejects.toThrow(/^text: looks like a secret/);
     await expect(t.run('facts.add', { sessionId: s.id, text: 'ok', bogus: 1 } as never)).rejects.toThrow(/bogus: is not a known field/);
     const other = await t.run('sessions.create', {});
     const m = await t.run('messages.add', { sessionId: other.id, role: 'user', content: 'hi' });

@@ -8,6 +8,7 @@ import { coerceScope, resolveScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
 import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { invalid, notFound } from '../../shared/errors';
+import { findSecret } from '../memory/secrets';
 
 export const factHandlers: Handlers<typeof factCommands> = {
   'facts.list': (engine, input) => {
@@ -24,8 +25,11 @@ export const factHandlers: Handlers<typeof factCommands> = {
     return { ...fact, evidence: listEvidence(engine.db, factId) };
   },
 
-  'facts.add': (engine, input) =>
-    writeTx(engine.db, () => {
+  'facts.add': (engine, input) => {
+    // Manual entry gets the same secret rejection as extraction: memory never stores credentials.
+    const secret = findSecret(input.text);
+    if (secret) throw invalid('text', `looks like a secret (${secret.kind}); secrets are never stored`);
+    return writeTx(engine.db, () => {
       const scopes = resolveScopes(engine.db, input.sessionId);
       if (input.messageId) {
         const message = getMessage(engine.db, input.messageId);
@@ -46,7 +50,8 @@ export const factHandlers: Handlers<typeof factCommands> = {
         },
         engine.clock.now(),
       );
-    }),
+    });
+  },
 
   'facts.delete': (engine, { factId, dryRun }) => forgetFact(engine.db, factId, { dryRun }),
 

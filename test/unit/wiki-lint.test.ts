@@ -16,7 +16,7 @@ describe('wiki lint', () => {
   it('reports every category and writes LINT.md, changing nothing else', async () => {
     const w = t.engine.wiki;
     const s = await t.run('sessions.create', {});
-    await w.write('topics/alpha.md', `${fm()}# Alpha\n\nSee [[beta]], [[bare]], [[old]], [[half]] and [[missing-concept]].\n`);
+    await w.write('topics/alpha.md', `${fm()}# Alpha\n\nSee [[beta]], [[bare]], [[old]], [[half]], [[INDEX]] and [[missing-concept]].\n`);
     await w.write('topics/beta.md', `${fm('confidence: low\n')}# Beta\n\nBack to [[alpha]].\n`);
     await w.write('topics/lonely.md', `${fm()}# Nobody links here\n`);
     await w.write('entities/bare.md', '# No front matter\n\n[[alpha]]\n');
@@ -31,6 +31,8 @@ describe('wiki lint', () => {
     const has = (category: string, p: string, fragment = '') =>
       expect(r.findings).toContainEqual(expect.objectContaining({ category, path: p, message: expect.stringContaining(fragment) }));
     has('broken_link', 'topics/alpha.md', '[[missing-concept]]');
+    // Root files are pages too: [[INDEX]] resolves to INDEX.md, as the window links it.
+    expect(r.findings).not.toContainEqual(expect.objectContaining({ message: expect.stringContaining('[[index]]') }));
     has('orphan_page', 'topics/lonely.md');
     has('missing_front_matter', 'entities/bare.md', 'no front matter');
     has('missing_front_matter', 'comparisons/half.md', 'description and updated');

@@ -1,4 +1,6 @@
-import { KNOWLEDGE_SECTIONS } from './layout';
+import { KNOWLEDGE_SECTIONS, ROOT_FILES } from './layout';
+
+const ROOT_LINK_TARGETS = new Set(ROOT_FILES.map((f) => f.slice(0, -3).toLowerCase()));
 import type { PageSummary, WikiService } from './service';
 import { renderPage } from './front-matter';
 
@@ -82,6 +84,8 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
     if (!p.page) continue;
     for (const target of p.page.links) {
       if (target === p.slug) continue;
+      // [[INDEX]], [[USER]] ... name the root files, which the window opens like any page.
+      if (ROOT_LINK_TARGETS.has(target) && wiki.exists(`${target.toUpperCase()}.md`)) continue;
       if (!slugs.has(target)) add('broken_link', p.rel, `links to [[${target}]], which has no page`);
       else inbound.set(target, (inbound.get(target) ?? 0) + 1);
     }

@@ -39,21 +39,35 @@ export function readLaneWorkerFile(): { file: string; execArgv: string[] } {
   return { file: candidates.find((f) => existsSync(f)) ?? candidates[0]!, execArgv: [] };
 }
 
+interface Job {
+  req: Omit<ReadLaneRequest, 'id'>;
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
 interface Slot {
   worker: Worker;
-  pending: Map<number, { resolve(v: unknown): void; reject(e: Error): void }>;
+  pending: Map<number, Job>;
 }
+
+/**
+ * Requests in flight per worker. The rest wait in a queue on the main thread and are posted as
+ * answers come back, so a burst of requests costs the event loop one small step per answer
+ * instead of serializing the whole burst in one tick.
+ */
+const MAX_IN_FLIGHT = 4;
 
 export function createReadLane(options: ReadLaneOptions): ReadLane {
   const size = Math.max(1, options.size ?? defaultReadLaneSize());
   const slots: (Slot | null)[] = new Array(size).fill(null);
+  const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
   const { file, execArgv } = readLaneWorkerFile();
   const data: ReadLaneWorkerData = { dbPath: options.dbPath, wikiDir: options.wikiDir, nativeBinding: options.nativeBinding };
 
   const failAll = (slot: Slot, error: Error) => {
-    for (const p of slot.pending.values()) p.reject(error);
+    for (const job of slot.pending.values()) job.reject(error);
     slot.pending.clear();
   };
 
@@ -61,48 +75,60 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     const worker = new Worker(file, { execArgv, workerData: data });
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (res: ReadLaneResponse) => {
-      const p = slot.pending.get(res.id);
-      if (!p) return;
+      const job = slot.pending.get(res.id);
+      if (!job) return;
       slot.pending.delete(res.id);
-      if (res.ok) p.resolve(res.result);
+      // Idle workers must not keep a CLI process alive.
+      if (slot.pending.size === 0) worker.unref();
+      if (res.ok) job.resolve(res.result);
       else if (res.error.name === 'CommandError' && res.error.code) {
-        p.reject(new CommandError(res.error.code as ErrorCode, res.error.message, res.error.field));
-      }
-      else p.reject(new CommandError('internal', `read lane: ${res.error.message}`));
+        job.reject(new CommandError(res.error.code as ErrorCode, res.error.message, res.error.field));
+      } else job.reject(new CommandError('internal', `read lane: ${res.error.message}`));
+      pump();
     });
     const gone = (why: string) => {
-      if (slots[index] === slot) slots[index] = null;
+      if (slots[index] !== slot) return;
+      slots[index] = null;
       failAll(slot, new CommandError('unavailable', `read-lane worker stopped: ${why}`));
+      // Queued requests go to a fresh worker.
+      if (!closed) pump();
     };
     worker.on('error', (e) => gone(e.message));
     worker.on('exit', (code) => gone(`exit code ${code}`));
-    // Idle workers must not keep a CLI process alive.
     worker.unref();
     return slot;
   }
 
-  function pick(): Slot {
-    let best = 0;
+  /** The least busy worker with room, starting one when that is better; null when all are full. */
+  function pickFree(): Slot | null {
+    let best = -1;
     let bestLoad = Infinity;
     for (let i = 0; i < size; i++) {
       // An idle live worker beats starting a new one; a busy one loses to starting one.
       const load = slots[i] ? slots[i]!.pending.size : 0.5;
-      if (load < bestLoad) (best = i), (bestLoad = load);
+      if (load < MAX_IN_FLIGHT && load < bestLoad) (best = i), (bestLoad = load);
     }
-    return (slots[best] ??= spawn(best));
+    return best < 0 ? null : (slots[best] ??= spawn(best));
+  }
+
+  function pump(): void {
+    while (queue.length > 0) {
+      const slot = pickFree();
+      if (!slot) return;
+      const job = queue.shift()!;
+      const id = nextId++;
+      slot.pending.set(id, job);
+      // A worker with requests in flight keeps the process alive until they are answered.
+      slot.worker.ref();
+      slot.worker.postMessage({ ...job.req, id });
+    }
   }
 
   function run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
     if (closed) return Promise.reject(new CommandError('unavailable', 'the read lane is closed'));
-    const slot = pick();
-    const id = nextId++;
     return new Promise<T>((resolve, reject) => {
-      slot.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      // A worker with requests in flight keeps the process alive until they are answered.
-      slot.worker.ref();
-      slot.worker.postMessage({ ...req, id });
-    }).finally(() => {
-      if (slot.pending.size === 0) slot.worker.unref();
+      queue.push({ req, resolve: resolve as (v: unknown) => void, reject });
+      pump();
     });
   }
 
@@ -111,11 +137,13 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     search: (req) => run({ task: 'search', args: req }),
     close: async () => {
       closed = true;
+      const error = new CommandError('unavailable', 'the read lane is closed');
+      for (const job of queue.splice(0)) job.reject(error);
       await Promise.all(
         slots.map(async (s, i) => {
           if (!s) return;
           slots[i] = null;
-          failAll(s, new CommandError('unavailable', 'the read lane is closed'));
+          failAll(s, error);
           await s.worker.terminate();
         }),
       );

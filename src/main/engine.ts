@@ -1,4 +1,4 @@
-import { openWriter, type Db } from './store/db';
+import { currentNativeBinding, openWriter, type Db } from './store/db';
 import { ensureHome, type HomePaths } from './home';
 import { loadSettings, type Settings } from './settings';
 import { systemClock, type Clock } from '../shared/clock';
@@ -47,7 +47,8 @@ export interface Engine {
 
 export function openEngine(options: EngineOptions): Engine {
   const paths = ensureHome(options.home);
-  const db = openWriter(paths.db, { nativeBinding: options.nativeBinding });
+  const nativeBinding = options.nativeBinding ?? currentNativeBinding();
+  const db = openWriter(paths.db, { nativeBinding });
   const settings = options.settings ?? loadSettings(paths.settings).settings;
   const closers: (() => Promise<void> | void)[] = [];
   let closed: Promise<void> | null = null;
@@ -72,13 +73,13 @@ export function openEngine(options: EngineOptions): Engine {
   } as Engine;
   // Services: each is built on the engine above, subscribes to engine.events and registers its
   // own closer with engine.onClose (closers run last-registered first, before the db closes).
+  engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding });
+  engine.onClose(() => engine.readLane.close());
+  new RecallIndexMaintenance(engine).start();
   seedWiki(paths.wiki);
   engine.wiki = new WikiService(paths.wiki, paths.locks, engine.clock);
   engine.dream = new DreamService({ db, wiki: engine.wiki, clock: engine.clock, paths, settings });
   engine.onClose(() => engine.dream.stop());
-  engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding: options.nativeBinding });
-  engine.onClose(() => engine.readLane.close());
-  new RecallIndexMaintenance(engine).start();
   engine.extraction = new ExtractionService(engine).start();
   engine.legacyImport = new LegacyImportService(engine).start({ auto: settings.extraction.legacyImportOnStartup });
   return engine;

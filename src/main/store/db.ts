@@ -15,6 +15,9 @@ export function setDefaultNativeBinding(path: string | undefined): void {
   defaultNativeBinding = path;
 }
 
+/** The binding set above; worker threads do not share this module's state, so it is passed to them. */
+export const currentNativeBinding = (): string | undefined => defaultNativeBinding;
+
 function applyPragmas(db: Db): void {
   db.pragma('busy_timeout = 5000');
   // NORMAL in WAL mode keeps every committed transaction across a process crash; only an OS

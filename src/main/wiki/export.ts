@@ -1,8 +1,9 @@
+import type { FactRow } from '../store/facts';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
-import type { Confidence, FactKind, Scope } from '../../shared/domain';
+import type { Scope } from '../../shared/domain';
 import { FACT_KINDS, SCOPES } from '../../shared/domain';
 import { writeFileAtomically } from './atomic';
 import { renderPage } from './front-matter';
@@ -21,16 +22,7 @@ export interface ExportResult {
   pages: ExportedPage[];
 }
 
-interface Row {
-  id: string;
-  scope: Scope;
-  scope_key: string;
-  kind: FactKind;
-  text: string;
-  confidence: Confidence;
-  reinforcement: number;
-  updated_at: number;
-}
+type Row = Pick<FactRow, 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement' | 'updated_at'>;
 
 interface EvidenceRow {
   session_id: string;

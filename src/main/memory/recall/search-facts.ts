@@ -1,4 +1,5 @@
 import type { Db } from '../../store/db';
+import type { FactRow as StoredFact } from '../../store/facts';
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
 import type { SessionScopes } from '../scope';
 import { FILLER_WORDS, queryTerms } from './tokenize';
@@ -40,16 +41,9 @@ export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s',
 /** Candidate caps: at most 380 rows to rank (the reference ranks the 500 newest, C15). */
 const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 6 };
 
-interface FactRow {
+type FactRow = Pick<StoredFact, 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement'> & {
   rowid: number;
-  id: string;
-  scope: Scope;
-  scope_key: string;
-  kind: FactKind;
-  text: string;
-  confidence: Confidence;
-  reinforcement: number;
-}
+};
 
 export function abstainReason(meaningful: readonly string[]): string | null {
   if (meaningful.length === 0) return 'no content words';

@@ -1,19 +1,9 @@
 import { KNOWLEDGE_SECTIONS, ROOT_FILES } from './layout';
-
-const ROOT_LINK_TARGETS = new Set(ROOT_FILES.map((f) => f.slice(0, -3).toLowerCase()));
 import type { PageSummary, WikiService } from './service';
 import { renderPage } from './front-matter';
+import { LINT_CATEGORIES, type LintCategory } from '../../shared/commands/wiki';
 
-export const LINT_CATEGORIES = [
-  'broken_link',
-  'orphan_page',
-  'missing_front_matter',
-  'stale_page',
-  'low_confidence',
-  'index_drift',
-  'deleted_session',
-] as const;
-export type LintCategory = (typeof LINT_CATEGORIES)[number];
+const ROOT_LINK_TARGETS = new Set(ROOT_FILES.map((f) => f.slice(0, -3).toLowerCase()));
 
 const LABELS: Record<LintCategory, string> = {
   broken_link: 'Broken links',

@@ -13,16 +13,19 @@ export const treeEntry = z.object({
   sources: z.array(z.string()),
 });
 
+export const LINT_CATEGORIES = [
+  'broken_link',
+  'orphan_page',
+  'missing_front_matter',
+  'stale_page',
+  'low_confidence',
+  'index_drift',
+  'deleted_session',
+] as const;
+export type LintCategory = (typeof LINT_CATEGORIES)[number];
+
 export const lintFinding = z.object({
-  category: z.enum([
-    'broken_link',
-    'orphan_page',
-    'missing_front_matter',
-    'stale_page',
-    'low_confidence',
-    'index_drift',
-    'deleted_session',
-  ]),
+  category: z.enum(LINT_CATEGORIES),
   path: z.string(),
   message: z.string(),
 });

@@ -43,11 +43,11 @@ export function forgetSession(db: Db, sessionId: string, opts: { dryRun: boolean
     db.exec('DELETE FROM forget_sessions; DELETE FROM forget_facts;');
     const addSession = db.prepare('INSERT INTO forget_sessions (id) VALUES (?)');
     for (const id of closure) addSession.run(id);
+    // Survivors = all of a fact's evidence minus the forgotten sessions' share of it.
     db.exec(`INSERT INTO forget_facts (id, survivors)
-      SELECT DISTINCT e.fact_id,
-        (SELECT count(*) FROM memory_fact_evidence o
-          WHERE o.fact_id = e.fact_id AND o.session_id NOT IN (SELECT id FROM forget_sessions))
-      FROM memory_fact_evidence e WHERE e.session_id IN (SELECT id FROM forget_sessions)`);
+      SELECT e.fact_id, (SELECT count(*) FROM memory_fact_evidence o WHERE o.fact_id = e.fact_id) - count(*)
+      FROM memory_fact_evidence e WHERE e.session_id IN (SELECT id FROM forget_sessions)
+      GROUP BY e.fact_id`);
 
     const deleted = db
       .prepare(
@@ -61,14 +61,22 @@ export function forgetSession(db: Db, sessionId: string, opts: { dryRun: boolean
          FROM forget_facts t JOIN memory_facts f ON f.id = t.id WHERE t.survivors > 0 ORDER BY f.id`,
       )
       .all() as Omit<KeptFact, 'supportedBy'>[];
-    const supporters = db.prepare(
-      `SELECT session_id FROM memory_fact_evidence
-       WHERE fact_id = ? AND session_id NOT IN (SELECT id FROM forget_sessions) ORDER BY created_at LIMIT 5`,
-    );
-    const kept: KeptFact[] = keptRows.map((k) => ({
-      ...k,
-      supportedBy: (supporters.all(k.id) as { session_id: string }[]).map((r) => r.session_id),
-    }));
+    const supportersOf = new Map<string, string[]>();
+    for (const r of db
+      .prepare(
+        `SELECT fact_id, session_id FROM (
+           SELECT e.fact_id, e.session_id,
+                  row_number() OVER (PARTITION BY e.fact_id ORDER BY e.created_at, e.id) AS n
+           FROM forget_facts t JOIN memory_fact_evidence e ON e.fact_id = t.id
+           WHERE t.survivors > 0 AND e.session_id NOT IN (SELECT id FROM forget_sessions))
+         WHERE n <= 5`,
+      )
+      .all() as { fact_id: string; session_id: string }[]) {
+      const list = supportersOf.get(r.fact_id);
+      if (list) list.push(r.session_id);
+      else supportersOf.set(r.fact_id, [r.session_id]);
+    }
+    const kept: KeptFact[] = keptRows.map((k) => ({ ...k, supportedBy: supportersOf.get(k.id) ?? [] }));
     const evidenceRemoved = (
       db
         .prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE session_id IN (SELECT id FROM forget_sessions)')

@@ -23,6 +23,28 @@ export function mergeStep(db: Db, table: (typeof RECALL_INDEXES)[number], pages 
   });
 }
 
+const PURGE_PER_STEP = 500;
+
+/**
+ * Deletes up to `batch` queued rowids of forgotten facts from the fact index (migration 23 queues
+ * them so forget does not pay for FTS5 deletes); true when it did work.
+ */
+export function purgeStep(db: Db, batch = PURGE_PER_STEP): boolean {
+  return writeTx(db, () => {
+    const rows = db.prepare('SELECT rowid FROM memory_fact_index_purge LIMIT ?').all(batch) as { rowid: number }[];
+    const fromIndex = db.prepare('DELETE FROM memory_facts_fts WHERE rowid = ?');
+    const fromQueue = db.prepare('DELETE FROM memory_fact_index_purge WHERE rowid = ?');
+    for (const { rowid } of rows) {
+      fromIndex.run(rowid);
+      fromQueue.run(rowid);
+    }
+    return rows.length > 0;
+  });
+}
+
+export const pendingPurges = (db: Db): number =>
+  (db.prepare('SELECT count(*) AS n FROM memory_fact_index_purge').get() as { n: number }).n;
+
 export class RecallIndexMaintenance {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
@@ -36,6 +58,8 @@ export class RecallIndexMaintenance {
     this.engine.events.on('response-completed', schedule);
     this.engine.events.on('sessions-forgotten', schedule);
     this.engine.onClose(() => this.stop());
+    // A process that stopped right after a forget leaves queued purges: finish them soon.
+    if (pendingPurges(this.engine.db) > 0) this.schedule();
     return this;
   }
 
@@ -51,6 +75,9 @@ export class RecallIndexMaintenance {
     if (this.running || this.stopped) return;
     this.running = true;
     try {
+      while (!this.stopped && purgeStep(this.engine.db)) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       for (const table of RECALL_INDEXES) {
         while (!this.stopped && mergeStep(this.engine.db, table)) {
           await new Promise((resolve) => setImmediate(resolve));

@@ -3,6 +3,7 @@ import * as extractionProgress from './010-extraction-progress';
 import * as recallFactIndex from './020-recall-fact-index';
 import * as dialogueIndex from './021-dialogue-index';
 import * as recallContextRows from './022-recall-context-rows';
+import * as deferredFactIndexPurge from './023-deferred-fact-index-purge';
 import * as dreamVisibleMessages from './030-dream-visible-messages';
 import * as dreamVisibleSummaries from './031-dream-visible-summaries';
 import * as dreamEvidenceWatermark from './032-dream-evidence-watermark';
@@ -26,6 +27,7 @@ export const migrations: Migration[] = [
   { version: 20, name: 'recall-fact-index', up: recallFactIndex.up },
   { version: 21, name: 'dialogue-index', up: dialogueIndex.up },
   { version: 22, name: 'recall-context-rows', up: recallContextRows.up },
+  { version: 23, name: 'deferred-fact-index-purge', up: deferredFactIndexPurge.up },
   { version: 30, name: 'dream-visible-messages', up: dreamVisibleMessages.up },
   { version: 31, name: 'dream-visible-summaries', up: dreamVisibleSummaries.up },
   { version: 32, name: 'dream-evidence-watermark', up: dreamEvidenceWatermark.up },

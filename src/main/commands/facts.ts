@@ -29,7 +29,7 @@ export const factHandlers: Handlers<typeof factCommands> = {
     // Manual entry gets the same secret rejection as extraction: memory never stores credentials.
     const secret = findSecret(input.text);
     if (secret) throw invalid('text', `looks like a secret (${secret.kind}); secrets are never stored`);
-    return writeTx(engine.db, () => {
+    const result = writeTx(engine.db, () => {
       const scopes = resolveScopes(engine.db, input.sessionId);
       if (input.messageId) {
         const message = getMessage(engine.db, input.messageId);
@@ -51,9 +51,16 @@ export const factHandlers: Handlers<typeof factCommands> = {
         engine.clock.now(),
       );
     });
+    if (!result.unchanged) engine.events.emit('facts-changed', { sessionIds: [input.sessionId] });
+    return result;
   },
 
-  'facts.delete': (engine, { factId, dryRun }) => forgetFact(engine.db, factId, { dryRun }),
+  'facts.delete': (engine, { factId, dryRun }) => {
+    const report = forgetFact(engine.db, factId, { dryRun });
+    // Lets index maintenance purge the fact's search tokens (and views refresh).
+    if (!dryRun) engine.events.emit('facts-changed', { sessionIds: [] });
+    return report;
+  },
 
   'scopes.resolve': (engine, { sessionId }) => {
     const s = resolveScopes(engine.db, sessionId);

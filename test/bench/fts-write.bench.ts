@@ -10,19 +10,19 @@
  *
  * Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
+import { writeTx } from '../../src/main/store/db';
+import { tempHome } from '../helpers/home';
 
 const ROWS = 100_000;
 const BATCH = 1_000;
 const TOP = 2 ** 50;
 
 function measure(viaTrigger: boolean, descending: boolean): number {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'evoflux-fts-bench-'));
-  const db = new Database(path.join(dir, 'bench.db'));
+  const home = tempHome('evoflux-fts-bench-');
+  const db = new Database(path.join(home.dir, 'bench.db'));
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -37,7 +37,7 @@ function measure(viaTrigger: boolean, descending: boolean): number {
     const insertIndex = db.prepare('INSERT INTO idx (rowid, tag, text) VALUES (?, ?, ?)');
     const started = performance.now();
     for (let start = 0; start < ROWS; start += BATCH) {
-      db.transaction(() => {
+      writeTx(db, () => {
         for (let i = start; i < start + BATCH; i++) {
           const rowid = descending ? TOP - i : i + 1;
           const tag = `s${i % 110}`;
@@ -45,12 +45,12 @@ function measure(viaTrigger: boolean, descending: boolean): number {
           insertFact.run(rowid, tag, text);
           if (!viaTrigger) insertIndex.run(rowid, tag, text);
         }
-      }).immediate();
+      });
     }
     return performance.now() - started;
   } finally {
     db.close();
-    rmSync(dir, { recursive: true, force: true });
+    home.cleanup();
   }
 }
 

@@ -20,6 +20,8 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import path from 'node:path';
 import { openWriter, type Db } from '../../src/main/store/db';
+import { insertFactForSeeding } from '../../src/main/store/facts';
+import type { Confidence, FactKind, Scope } from '../../src/shared/domain';
 import { createReadLane } from '../../src/main/workers/read-lane';
 import { normalizeWorkspacePath } from '../../src/main/memory/workspace-path';
 import { mergeStep } from '../../src/main/memory/recall/index-maintenance';
@@ -82,7 +84,7 @@ function seedSessions(db: Db): void {
   })();
 }
 
-function scopeFor(): [string, string] {
+function scopeFor(): [Scope, string] {
   const r = rnd();
   if (r < 0.005) return ['user', ''];
   if (r < 0.355) return ['project', `project-${pick(PROJECTS)}`];
@@ -92,19 +94,28 @@ function scopeFor(): [string, string] {
 }
 
 function addFacts(db: Db, from: number, to: number): void {
-  const kinds = ['preference', 'decision', 'convention', 'constraint', 'fact'];
-  const confidences = ['low', 'medium', 'high'];
-  const insert = db.prepare(
-    `INSERT INTO memory_facts (id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement, origin,
-       first_seen_at, last_seen_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'extraction', ?, ?, ?)`,
-  );
+  const kinds: FactKind[] = ['preference', 'decision', 'convention', 'constraint', 'fact'];
+  const confidences: Confidence[] = ['low', 'medium', 'high'];
   for (let start = from; start < to; start += 50_000) {
     db.transaction(() => {
       for (let i = start; i < Math.min(to, start + 50_000); i++) {
         const [scope, key] = scopeFor();
         const kind = scope === 'user' ? 'preference' : kinds[pick(kinds.length)]!;
-        insert.run(`fact-${i}`, scope, key, kind, sentence(6, 20), `k${i}`, confidences[pick(3)], 1 + pick(5), i, i, i);
+        insertFactForSeeding(db, {
+          id: `fact-${i}`,
+          scope,
+          scopeKey: key,
+          kind,
+          text: sentence(6, 20),
+          confidence: confidences[pick(3)]!,
+          reinforcement: 1 + pick(5),
+          origin: 'extraction',
+          requestedScope: null,
+          coercionReason: null,
+          firstSeenAt: i,
+          lastSeenAt: i,
+          updatedAt: i,
+        });
       }
     })();
   }

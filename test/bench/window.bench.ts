@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { openTestEngine } from '../helpers/home';
 import { startHttpServer } from '../../src/main/api/http';
 import { writeTx } from '../../src/main/store/db';
+import { insertFactForSeeding } from '../../src/main/store/facts';
 import { FACT_KINDS } from '../../src/shared/domain';
 
 const TOTAL = Number(process.env.BENCH_FACTS ?? 1_000_000);
@@ -18,25 +19,26 @@ async function main() {
   const t = openTestEngine();
   const db = t.engine.db;
   let t0 = performance.now();
-  const insert = db.prepare(
-    `INSERT INTO memory_facts (id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement, origin, first_seen_at, last_seen_at, updated_at)
-     VALUES (@id, @scope, @key, @kind, @text, @nkey, @conf, @reinf, 'extraction', @at, @at, @at)`,
-  );
-  const confs = ['low', 'medium', 'high'];
+  const confs = ['low', 'medium', 'high'] as const;
   for (let start = 0; start < TOTAL; start += 50_000) {
     writeTx(db, () => {
       for (let i = start; i < Math.min(TOTAL, start + 50_000); i++) {
         const user = i % 20 === 0;
-        insert.run({
+        const at = 1_700_000_000_000 + i;
+        insertFactForSeeding(db, {
           id: `f${String(i).padStart(8, '0')}`,
           scope: user ? 'user' : 'project',
-          key: user ? '' : `p${i % 10}`,
-          kind: FACT_KINDS[i % FACT_KINDS.length],
+          scopeKey: user ? '' : `p${i % 10}`,
+          kind: FACT_KINDS[i % FACT_KINDS.length]!,
           text: `Fact ${i}: service ${i % 500} uses config variant ${i % 97}`,
-          nkey: i.toString(16).padStart(32, '0'),
-          conf: confs[i % 3],
-          reinf: 1 + (i % 7),
-          at: 1_700_000_000_000 + i,
+          confidence: confs[i % 3]!,
+          reinforcement: 1 + (i % 7),
+          origin: 'extraction',
+          requestedScope: null,
+          coercionReason: null,
+          firstSeenAt: at,
+          lastSeenAt: at,
+          updatedAt: at,
         });
       }
     });

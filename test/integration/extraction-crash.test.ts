@@ -83,7 +83,7 @@ describe('SIGKILL mid-extraction, then restart', () => {
         const retry = await t.run('extraction.retry', { sessionId: session.id });
         expect(retry).toMatchObject({ outcome: 'stored', factsStored: 2, factsCreated: 1, factsReinforced: 0, messagesRead: 2 });
         const evidence = t.engine.db
-          .prepare('SELECT fact_id, count(*) AS n FROM memory_fact_evidence GROUP BY fact_id')
+          .prepare('SELECT fact_seq, count(*) AS n FROM memory_fact_evidence GROUP BY fact_seq')
           .all() as { n: number }[];
         expect(evidence).toHaveLength(2);
         expect(evidence.every((e) => e.n === 1)).toBe(true);

@@ -58,7 +58,7 @@ describe('forget survives SIGKILL mid-transaction', () => {
     const invariant = again.engine.db
       .prepare(
         `SELECT count(*) AS n FROM memory_facts f
-         WHERE f.reinforcement != (SELECT count(*) FROM memory_fact_evidence e WHERE e.fact_id = f.id)`,
+         WHERE f.reinforcement != (SELECT count(*) FROM memory_fact_evidence e WHERE e.fact_seq = f.seq)`,
       )
       .get();
     expect(invariant).toEqual({ n: 0 });

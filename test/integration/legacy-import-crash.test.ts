@@ -81,7 +81,7 @@ describe('SIGKILL mid-import, then restart', () => {
         const wrong = t.engine.db
           .prepare(
             `SELECT count(*) AS n FROM memory_facts f
-             WHERE f.reinforcement != (SELECT count(*) FROM memory_fact_evidence e WHERE e.fact_id = f.id)`,
+             WHERE f.reinforcement != (SELECT count(*) FROM memory_fact_evidence e WHERE e.fact_seq = f.seq)`,
           )
           .get() as { n: number };
         expect(wrong.n).toBe(0);

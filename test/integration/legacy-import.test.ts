@@ -92,7 +92,7 @@ describe('legacy import', () => {
     await t.run('import.legacy', { from: SAMPLE });
     const snapshot = () =>
       t.engine.db
-        .prepare('SELECT f.text, f.reinforcement, count(e.id) AS evidence FROM memory_facts f JOIN memory_fact_evidence e ON e.fact_id = f.id GROUP BY f.id ORDER BY f.text')
+        .prepare('SELECT f.text, f.reinforcement, count(e.session_id) AS evidence FROM memory_facts f JOIN memory_fact_evidence e ON e.fact_seq = f.seq GROUP BY f.id ORDER BY f.text')
         .all();
     const before = snapshot();
     expect(await t.run('import.legacy', { from: SAMPLE })).toMatchObject({ skipped: true });

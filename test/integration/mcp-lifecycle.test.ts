@@ -98,7 +98,7 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
         db
           .prepare(
             `SELECT f.id, f.scope, f.scope_key AS scopeKey, f.origin, e.session_id AS sessionId, e.message_id AS messageId
-             FROM memory_facts f JOIN memory_fact_evidence e ON e.fact_id = f.id WHERE f.text LIKE ?`,
+             FROM memory_facts f JOIN memory_fact_evidence e ON e.fact_seq = f.seq WHERE f.text LIKE ?`,
           )
           .all(textLike) as { id: string; scope: string; scopeKey: string; origin: string; sessionId: string; messageId: string }[];
       // First run (responses 1-3).

@@ -92,7 +92,7 @@ describe('several processes writing one home at once', () => {
           .all() as { id: string; reinforcement: number }[];
         expect(shared).toHaveLength(1);
         expect(shared[0]!.reinforcement).toBe(2);
-        expect(count('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_id = ?', shared[0]!.id)).toBe(2);
+        expect(count('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)', shared[0]!.id)).toBe(2);
         expect(count('SELECT count(*) AS n FROM memory_facts')).toBe(2 * N_FACTS + 1);
 
         for (const [sessionId, expected] of [

@@ -20,7 +20,7 @@ describe('deferred purge of forgotten facts from the recall index', () => {
     }
     expect(await search(alpha.id, 'zebra gateway rule')).not.toEqual([]);
     const db = t.engine.db;
-    const rowidsBefore = (db.prepare('SELECT rowid FROM memory_fact_index_rows').all() as { rowid: number }[]).map((r) => r.rowid);
+    const rowidsBefore = (db.prepare('SELECT seq FROM memory_facts').all() as { seq: number }[]).map((r) => r.seq);
 
     await t.run('sessions.delete', { sessionId: doomed.id });
     expect(await search(alpha.id, 'zebra gateway rule')).toEqual([]);
@@ -28,9 +28,9 @@ describe('deferred purge of forgotten facts from the recall index', () => {
 
     // A fact written while purges are queued gets a fresh rowid, so no stale token can name it.
     await t.run('facts.add', { sessionId: beta.id, scope: 'project', text: 'Beta uses the quokka scheduler' });
-    const fresh = db.prepare('SELECT rowid FROM memory_fact_index_rows').all() as { rowid: number }[];
+    const fresh = db.prepare('SELECT seq FROM memory_facts').all() as { seq: number }[];
     expect(fresh).toHaveLength(1);
-    expect(rowidsBefore).not.toContain(fresh[0]!.rowid);
+    expect(fresh[0]!.seq).toBeGreaterThan(Math.max(...rowidsBefore));
     expect(await search(beta.id, 'zebra gateway rule')).toEqual([]);
     expect(await search(beta.id, 'quokka scheduler')).toEqual(['Beta uses the quokka scheduler']);
 

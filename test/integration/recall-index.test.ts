@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
-import { mergeStep, RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
+import { mergeStep, pendingPurges, purgeStep, RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
 
 let t: TestEngine;
 beforeEach(() => {
@@ -27,21 +27,24 @@ describe('recall index maintenance', () => {
     expect(r.results[0]!.snippet).toBe('cluster node 77 runs the ingest pipeline');
   });
 
-  it('keeps the fact index in step with inserts, text updates, scope moves and deletes', async () => {
+  it('keeps the fact index and scope counts in step with inserts and deletes; text and scope cannot be edited', async () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     const f = await t.run('facts.add', { sessionId: s.id, text: 'blue green deploys on fridays', scope: 'project' });
     const db = t.engine.db;
-    const counts = () => db.prepare("SELECT facts FROM memory_scope_fact_counts WHERE scope = 'project' AND scope_key = 'alpha'").get();
-    expect(counts()).toEqual({ facts: 1 });
-    db.prepare('UPDATE memory_facts SET text = ? WHERE id = ?').run('canary deploys on mondays', f.fact.id);
+    const counts = () => db.prepare("SELECT facts FROM memory_scopes WHERE scope = 'project' AND scope_key = 'alpha'").get();
     const find = async (q: string) => (await t.run('memory.search', { sessionId: s.id, query: q, sources: ['facts'] })).results.length;
-    expect(await find('blue green fridays')).toBe(0);
-    expect(await find('canary deploys mondays')).toBe(1);
-    db.prepare("UPDATE memory_facts SET scope = 'project', scope_key = 'beta' WHERE id = ?").run(f.fact.id);
-    expect(await find('canary deploys mondays')).toBe(0);
-    expect(counts()).toEqual({ facts: 0 });
+    expect(counts()).toEqual({ facts: 1 });
+    expect(await find('blue green fridays')).toBe(1);
+    // Nothing in the product edits a fact's text or scope; a hand-written edit would leave the index stale.
+    expect(() => db.prepare('UPDATE memory_facts SET text = ? WHERE id = ?').run('canary deploys on mondays', f.fact.id)).toThrow(/immutable/);
+    expect(() => db.prepare("UPDATE memory_facts SET scope_key = 'beta' WHERE id = ?").run(f.fact.id)).toThrow(/immutable/);
+    expect(await find('blue green fridays')).toBe(1);
     db.prepare('DELETE FROM memory_facts WHERE id = ?').run(f.fact.id);
-    expect(db.prepare('SELECT count(*) AS n FROM memory_fact_index_rows').get()).toEqual({ n: 0 });
+    expect(counts()).toEqual({ facts: 0 });
+    expect(await find('blue green fridays')).toBe(0);
+    expect(pendingPurges(db)).toBe(1);
+    while (purgeStep(db, 10));
+    expect(db.prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'fridays'").get()).toEqual({ n: 0 });
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
   });
 });

@@ -149,7 +149,7 @@ describe('agent commands are confined to the calling session', () => {
     const done = await t.run('memory.forget', { sessionId: alpha, factId: ids.sharedWorkspace });
     expect(done.dryRun).toBe(false);
     expect((await errorOf(t.run('facts.get', { factId: ids.sharedWorkspace }))).code).toBe('not_found');
-    const evidence = t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_id = ?').get(ids.sharedWorkspace) as { n: number };
+    const evidence = t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)').get(ids.sharedWorkspace) as { n: number };
     expect(evidence.n).toBe(0);
     // Gone for the other project on the same workspace as well: it was one shared fact.
     const betaSees = (await t.run('memory.facts', { sessionId: beta, limit: 200 })).facts.map((f) => f.id);

@@ -3,6 +3,7 @@ import { openTestEngine, type TestEngine } from '../helpers/home';
 import { listFacts } from '../../src/main/store/fact-queries';
 import { resolveScopes, visibleScopeFilter } from '../../src/main/memory/scope';
 import type { FactRecord } from '../../src/shared/schemas';
+import { factKeyOfFolded, foldForKey } from '../../src/main/memory/text';
 
 /** Facts a session may see, straight from the scope filter every reader uses. */
 function visibleTo(t: TestEngine, sessionId: string): FactRecord[] {
@@ -31,6 +32,27 @@ describe('facts, dedup and reinforcement', () => {
     expect(other.fact.id).not.toBe(a.fact.id);
     const different = await t.run('facts.add', { sessionId: s.id, scope: 'project', kind: 'convention', text: 'Use pnpm 9, not npm.' });
     expect(different.created).toBe(true);
+  });
+
+  it('never merges two texts whose lookup keys collide', async () => {
+    const s = await t.run('sessions.create', { projectId: 'p1' });
+    const blue = await t.run('facts.add', { sessionId: s.id, scope: 'project', text: 'Deploys run on the blue cluster' });
+    // Give a second row in the scope the 52-bit key that "green" hashes to, as a collision would.
+    const greenKey = factKeyOfFolded(foldForKey('Deploys run on the green cluster'));
+    t.engine.db
+      .prepare(
+        `INSERT INTO memory_facts (id, scope_id, scope, scope_key, kind, text, normalized_key, reinforcement, first_seen_at, last_seen_at, updated_at)
+         SELECT 'collides', scope_id, scope, scope_key, kind, 'Deploys run on the red cluster', ?, 1, 1, 1, 1
+         FROM memory_facts WHERE id = ?`,
+      )
+      .run(greenKey, blue.fact.id);
+    const green = await t.run('facts.add', { sessionId: s.id, scope: 'project', text: 'Deploys run on the green cluster' });
+    expect(green.created).toBe(true);
+    expect(green.fact.text).toBe('Deploys run on the green cluster');
+    const greenAgain = await t.run('facts.add', { sessionId: s.id, scope: 'project', text: 'deploys run on the GREEN cluster.' });
+    expect(greenAgain.fact.id).toBe(green.fact.id);
+    const collides = t.engine.db.prepare("SELECT text, reinforcement FROM memory_facts WHERE id = 'collides'").get();
+    expect(collides).toEqual({ text: 'Deploys run on the red cluster', reinforcement: 1 });
   });
 
   it('reinforces on independent sessions only; the same evidence twice changes nothing', async () => {

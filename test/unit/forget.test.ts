@@ -75,7 +75,7 @@ describe('forget', () => {
     expect(dry).toMatchObject({ dryRun: true, evidenceRemoved: 3 });
     expect((await t.run('facts.get', { factId: s.shared.id })).evidence).toHaveLength(3);
     await t.run('facts.delete', { factId: s.shared.id });
-    expect(t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_id = ?').get(s.shared.id)).toEqual({ n: 0 });
+    expect(t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)').get(s.shared.id)).toEqual({ n: 0 });
     await expect(t.run('facts.delete', { factId: s.shared.id })).rejects.toThrow(/fact not found/);
     await expect(t.run('sessions.delete', { sessionId: 'missing' })).rejects.toThrow(/session not found: missing/);
   });

@@ -2,7 +2,7 @@ import type { Handlers } from './types';
 import { agentCommands } from '../../shared/commands/agent';
 import { writeTx } from '../store/db';
 import { getFact } from '../store/facts';
-import { decodeCursor } from '../store/fact-queries';
+import { decodeFactCursor } from '../store/fact-queries';
 import { resolveScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
 import { isVisible, listVisibleFacts, narrowTo } from '../memory/visible-facts';
@@ -10,7 +10,7 @@ import { invalid, notFound } from '../../shared/errors';
 
 export const agentHandlers: Handlers<typeof agentCommands> = {
   'memory.facts': (engine, input) => {
-    if (input.cursor && !decodeCursor(input.cursor)) throw invalid('cursor', 'is not a cursor returned by memory.facts');
+    if (input.cursor && !decodeFactCursor(input.cursor)) throw invalid('cursor', 'is not a cursor returned by memory.facts');
     const { visible } = resolveScopes(engine.db, input.sessionId);
     return listVisibleFacts(engine.db, narrowTo(visible, input.scope), input);
   },

@@ -2,7 +2,7 @@ import type { Handlers } from './types';
 import { factCommands } from '../../shared/commands/facts';
 import { writeTx } from '../store/db';
 import { getFact, listEvidence, recordFact } from '../store/facts';
-import { decodeCursor, listFacts } from '../store/fact-queries';
+import { decodeFactCursor, listFacts } from '../store/fact-queries';
 import { getMessage } from '../store/messages';
 import { coerceScope, resolveScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
@@ -12,7 +12,7 @@ import { findSecret } from '../memory/secrets';
 
 export const factHandlers: Handlers<typeof factCommands> = {
   'facts.list': (engine, input) => {
-    if (input.cursor && !decodeCursor(input.cursor)) throw invalid('cursor', 'is not a cursor returned by facts.list');
+    if (input.cursor && !decodeFactCursor(input.cursor)) throw invalid('cursor', 'is not a cursor returned by facts.list');
     if (input.scopeKey !== undefined && !input.scope) throw invalid('scopeKey', 'needs scope as well');
     const scopeKey =
       input.scope === 'workspace' && input.scopeKey ? normalizeWorkspacePath(input.scopeKey) : input.scopeKey;

@@ -83,7 +83,7 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
     if (!session) throw notFound('session', sessionId, 'sessionId');
     const factCount = (
       engine.db
-        .prepare('SELECT count(DISTINCT fact_id) AS n FROM memory_fact_evidence WHERE session_id = ?')
+        .prepare('SELECT count(DISTINCT fact_seq) AS n FROM memory_fact_evidence WHERE session_id = ?')
         .get(sessionId) as { n: number }
     ).n;
     const children = (

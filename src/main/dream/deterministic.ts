@@ -139,7 +139,7 @@ export class DeterministicConsolidator implements Consolidator {
     return this.db
       .prepare(
         `SELECT f.id, f.text, f.kind, f.scope, f.scope_key, f.confidence, f.reinforcement, m.seq AS message_seq
-         FROM memory_fact_evidence e JOIN memory_facts f ON f.id = e.fact_id
+         FROM memory_fact_evidence e JOIN memory_facts f ON f.seq = e.fact_seq
          LEFT JOIN session_messages m ON m.id = e.message_id
          WHERE e.session_id = ? ORDER BY f.first_seen_at, f.id`,
       )

@@ -39,44 +39,44 @@ export function forgetSession(db: Db, sessionId: string, opts: { dryRun: boolean
     if (!getSession(db, sessionId)) throw notFound('session', sessionId, 'sessionId');
     const closure = sessionClosure(db, sessionId);
     db.exec('CREATE TEMP TABLE IF NOT EXISTS forget_sessions (id TEXT PRIMARY KEY)');
-    db.exec('CREATE TEMP TABLE IF NOT EXISTS forget_facts (id TEXT PRIMARY KEY, survivors INTEGER NOT NULL)');
-    db.exec('DELETE FROM forget_sessions; DELETE FROM forget_facts;');
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS forget_fact_seqs (seq INTEGER PRIMARY KEY, survivors INTEGER NOT NULL)');
+    db.exec('DELETE FROM forget_sessions; DELETE FROM forget_fact_seqs;');
     const addSession = db.prepare('INSERT INTO forget_sessions (id) VALUES (?)');
     for (const id of closure) addSession.run(id);
     // Survivors = all of a fact's evidence minus the forgotten sessions' share of it.
-    db.exec(`INSERT INTO forget_facts (id, survivors)
-      SELECT e.fact_id, (SELECT count(*) FROM memory_fact_evidence o WHERE o.fact_id = e.fact_id) - count(*)
+    db.exec(`INSERT INTO forget_fact_seqs (seq, survivors)
+      SELECT e.fact_seq, (SELECT count(*) FROM memory_fact_evidence o WHERE o.fact_seq = e.fact_seq) - count(*)
       FROM memory_fact_evidence e WHERE e.session_id IN (SELECT id FROM forget_sessions)
-      GROUP BY e.fact_id`);
+      GROUP BY e.fact_seq`);
 
     const deleted = db
       .prepare(
-        `SELECT f.id, f.text, f.scope, f.scope_key AS scopeKey FROM forget_facts t JOIN memory_facts f ON f.id = t.id
+        `SELECT f.id, f.text, f.scope, f.scope_key AS scopeKey FROM forget_fact_seqs t JOIN memory_facts f ON f.seq = t.seq
          WHERE t.survivors = 0 ORDER BY f.id`,
       )
       .all() as ForgottenFact[];
     const keptRows = db
       .prepare(
-        `SELECT f.id, f.text, f.scope, f.scope_key AS scopeKey, t.survivors AS reinforcementAfter
-         FROM forget_facts t JOIN memory_facts f ON f.id = t.id WHERE t.survivors > 0 ORDER BY f.id`,
+        `SELECT f.seq, f.id, f.text, f.scope, f.scope_key AS scopeKey, t.survivors AS reinforcementAfter
+         FROM forget_fact_seqs t JOIN memory_facts f ON f.seq = t.seq WHERE t.survivors > 0 ORDER BY f.id`,
       )
-      .all() as Omit<KeptFact, 'supportedBy'>[];
-    const supportersOf = new Map<string, string[]>();
+      .all() as (Omit<KeptFact, 'supportedBy'> & { seq: number })[];
+    const supportersOf = new Map<number, string[]>();
     for (const r of db
       .prepare(
-        `SELECT fact_id, session_id FROM (
-           SELECT e.fact_id, e.session_id,
-                  row_number() OVER (PARTITION BY e.fact_id ORDER BY e.created_at, e.id) AS n
-           FROM forget_facts t JOIN memory_fact_evidence e ON e.fact_id = t.id
+        `SELECT fact_seq, session_id FROM (
+           SELECT e.fact_seq, e.session_id,
+                  row_number() OVER (PARTITION BY e.fact_seq ORDER BY e.created_at, e.session_id) AS n
+           FROM forget_fact_seqs t JOIN memory_fact_evidence e ON e.fact_seq = t.seq
            WHERE t.survivors > 0 AND e.session_id NOT IN (SELECT id FROM forget_sessions))
          WHERE n <= 5`,
       )
-      .all() as { fact_id: string; session_id: string }[]) {
-      const list = supportersOf.get(r.fact_id);
+      .all() as { fact_seq: number; session_id: string }[]) {
+      const list = supportersOf.get(r.fact_seq);
       if (list) list.push(r.session_id);
-      else supportersOf.set(r.fact_id, [r.session_id]);
+      else supportersOf.set(r.fact_seq, [r.session_id]);
     }
-    const kept: KeptFact[] = keptRows.map((k) => ({ ...k, supportedBy: supportersOf.get(k.id) ?? [] }));
+    const kept: KeptFact[] = keptRows.map(({ seq, ...k }) => ({ ...k, supportedBy: supportersOf.get(seq) ?? [] }));
     const evidenceRemoved = (
       db
         .prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE session_id IN (SELECT id FROM forget_sessions)')
@@ -91,15 +91,15 @@ export function forgetSession(db: Db, sessionId: string, opts: { dryRun: boolean
     if (!opts.dryRun) {
       db.exec(`
         DELETE FROM memory_fact_evidence WHERE session_id IN (SELECT id FROM forget_sessions);
-        DELETE FROM memory_facts WHERE id IN (SELECT id FROM forget_facts WHERE survivors = 0);
-        UPDATE memory_facts SET reinforcement = (SELECT survivors FROM forget_facts t WHERE t.id = memory_facts.id)
-          WHERE id IN (SELECT id FROM forget_facts WHERE survivors > 0);
+        DELETE FROM memory_facts WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors = 0);
+        UPDATE memory_facts SET reinforcement = (SELECT survivors FROM forget_fact_seqs t WHERE t.seq = memory_facts.seq)
+          WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors > 0);
         DELETE FROM dream_log WHERE session_id IN (SELECT id FROM forget_sessions);
         DELETE FROM session_messages WHERE session_id IN (SELECT id FROM forget_sessions);
         DELETE FROM sessions WHERE id IN (SELECT id FROM forget_sessions);
       `);
     }
-    db.exec('DELETE FROM forget_sessions; DELETE FROM forget_facts;');
+    db.exec('DELETE FROM forget_sessions; DELETE FROM forget_fact_seqs;');
     return { dryRun: opts.dryRun, sessionIds: closure, deleted, kept, evidenceRemoved, messagesRemoved };
   };
   // A dry run still uses a transaction so its view is one consistent snapshot.
@@ -118,7 +118,9 @@ export function forgetFact(db: Db, factId: string, opts: { dryRun: boolean }): F
     const fact = getFact(db, factId);
     if (!fact) throw notFound('fact', factId, 'factId');
     const evidenceRemoved = (
-      db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_id = ?').get(factId) as { n: number }
+      db
+        .prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)')
+        .get(factId) as { n: number }
     ).n;
     if (!opts.dryRun) db.prepare('DELETE FROM memory_facts WHERE id = ?').run(factId);
     return {

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import { toFact, type FactRow } from '../store/facts';
-import { decodeCursor, type FactPage, type FactSort } from '../store/fact-queries';
+import { decodeFactCursor, encodeCursor, type FactPage, type FactSort } from '../store/fact-queries';
 import type { FactKind, Scope } from '../../shared/domain';
 import type { FactRecord, ScopeRef } from '../../shared/schemas';
 
@@ -20,8 +20,6 @@ const sortExpr: Record<VisibleFactSort, string> = {
   recency: 'f.updated_at',
 };
 
-const encodeCursor = (value: number, id: string) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
-
 /**
  * Facts inside the given scopes only. Each scope is one indexed query (scope and key are
  * equality constraints, so no other scope's fact can reach the page or the cursor); each
@@ -30,27 +28,27 @@ const encodeCursor = (value: number, id: string) => Buffer.from(JSON.stringify([
  */
 export function listVisibleFacts(db: Db, visible: ScopeRef[], f: VisibleFactFilter): FactPage {
   const expr = sortExpr[f.sort];
-  const where = ['f.scope = ?', 'f.scope_key = ?'];
+  const where = ['f.scope_id = (SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?)'];
   const filters: unknown[] = [];
   if (f.kind) (where.push('f.kind = ?'), filters.push(f.kind));
   if (f.text) {
     where.push("f.text LIKE ? ESCAPE '\\'");
     filters.push(`%${f.text.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
   }
-  const cursor = f.cursor ? decodeCursor(f.cursor) : null;
-  if (cursor) (where.push(`(${expr}, f.id) < (?, ?)`), filters.push(cursor[0], cursor[1]));
+  const cursor = f.cursor ? decodeFactCursor(f.cursor) : null;
+  if (cursor) (where.push(`(${expr}, f.seq) < (?, ?)`), filters.push(cursor[0], cursor[1]));
   const statement = db.prepare(
     `SELECT f.*, ${expr} AS sort_value FROM memory_facts f WHERE ${where.join(' AND ')}
-     ORDER BY ${expr} DESC, f.id DESC LIMIT ?`,
+     ORDER BY ${expr} DESC, f.seq DESC LIMIT ?`,
   );
   const distinct = [...new Map(visible.map((v) => [`${v.scope}\u0000${v.key}`, v])).values()];
   const rows = distinct
     .flatMap((v) => statement.all(v.scope, v.key, ...filters, f.limit + 1) as (FactRow & { sort_value: number })[])
-    .sort((a, b) => b.sort_value - a.sort_value || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    .sort((a, b) => b.sort_value - a.sort_value || b.seq - a.seq);
   const more = rows.length > f.limit;
   const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
-  return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.id) : null };
+  return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.seq) : null };
 }
 
 /** True when the fact lies in one of the scopes. */

@@ -35,30 +35,51 @@ export interface FactPage {
   nextCursor: string | null;
 }
 
-const encodeCursor = (value: number, id: string) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
+/** A keyset cursor: the last row's sort value and its tiebreaker (a fact's seq, a session's id). */
+export const encodeCursor = (value: number, tiebreak: number | string): string =>
+  Buffer.from(JSON.stringify([value, tiebreak])).toString('base64url');
 
-export function decodeCursor(cursor: string): [number, string] | null {
+function decodePair(cursor: string): [unknown, unknown] | null {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string' ? [v[0], v[1]] : null;
+    return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' ? [v[0], v[1]] : null;
   } catch {
     return null;
   }
 }
 
-/** Keyset pagination (sort value, id) descending: stable under inserts, constant cost per page. */
+export function decodeCursor(cursor: string): [number, string] | null {
+  const v = decodePair(cursor);
+  return v && typeof v[1] === 'string' ? [v[0] as number, v[1]] : null;
+}
+
+/** Fact pages break ties on seq, which the sort indexes end with (it is the rowid). */
+export function decodeFactCursor(cursor: string): [number, number] | null {
+  const v = decodePair(cursor);
+  return v && Number.isSafeInteger(v[1]) ? [v[0] as number, v[1] as number] : null;
+}
+
+/** Restricts `f` to the scopes matching scope and/or key, through memory_scopes' unique index. */
+function scopeCondition(scope: Scope | undefined, scopeKey: string | undefined): string | null {
+  if (!scope && scopeKey === undefined) return null;
+  const conditions = [scope && 'scope = @scope', scopeKey !== undefined && 'scope_key = @scopeKey'].filter(Boolean);
+  const lookup = `SELECT id FROM memory_scopes WHERE ${conditions.join(' AND ')}`;
+  // One scope is an equality, so SQLite walks that scope's sort index in order.
+  return scope && scopeKey !== undefined ? `f.scope_id = (${lookup})` : `f.scope_id IN (${lookup})`;
+}
+
+/** Keyset pagination (sort value, seq) descending: stable under inserts, constant cost per page. */
 export function listFacts(db: Db, f: FactListFilter): FactPage {
   const where: string[] = [];
   const params: Record<string, unknown> = { limit: f.limit + 1 };
-  if (f.scope) (where.push('f.scope = @scope'), (params.scope = f.scope));
-  if (f.scopeKey !== undefined) (where.push('f.scope_key = @scopeKey'), (params.scopeKey = f.scopeKey));
+  const inScope = scopeCondition(f.scope, f.scopeKey);
+  if (inScope) (where.push(inScope), (params.scope = f.scope), (params.scopeKey = f.scopeKey));
   if (f.kind) (where.push('f.kind = @kind'), (params.kind = f.kind));
   if (f.text) {
     const match = textMatch(f.text, f.scope && f.scopeKey !== undefined ? factScopeTag(f.scope, f.scopeKey) : null);
     if (match) {
       // The recall index answers in posting-list time; a LIKE scan of 1M facts takes a second.
-      where.push(`f.id IN (SELECT r.fact_id FROM memory_facts_fts
-        JOIN memory_fact_index_rows r ON r.rowid = memory_facts_fts.rowid WHERE memory_facts_fts MATCH @match)`);
+      where.push('f.seq IN (SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH @match)');
       params.match = match;
     } else {
       where.push("f.text LIKE @text ESCAPE '\\'");
@@ -66,27 +87,27 @@ export function listFacts(db: Db, f: FactListFilter): FactPage {
     }
   }
   if (f.sessionId) {
-    where.push('EXISTS (SELECT 1 FROM memory_fact_evidence e WHERE e.fact_id = f.id AND e.session_id = @sessionId)');
+    where.push('EXISTS (SELECT 1 FROM memory_fact_evidence e WHERE e.fact_seq = f.seq AND e.session_id = @sessionId)');
     params.sessionId = f.sessionId;
   }
   const expr = sortExpr[f.sort];
-  const cursor = f.cursor ? decodeCursor(f.cursor) : null;
+  const cursor = f.cursor ? decodeFactCursor(f.cursor) : null;
   if (cursor) {
-    where.push(`(${expr}, f.id) < (@cursorValue, @cursorId)`);
+    where.push(`(${expr}, f.seq) < (@cursorValue, @cursorSeq)`);
     params.cursorValue = cursor[0];
-    params.cursorId = cursor[1];
+    params.cursorSeq = cursor[1];
   }
   const rows = db
     .prepare(
       `SELECT f.*, ${expr} AS sort_value FROM memory_facts f
        ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-       ORDER BY ${expr} DESC, f.id DESC LIMIT @limit`,
+       ORDER BY ${expr} DESC, f.seq DESC LIMIT @limit`,
     )
     .all(params) as (FactRow & { sort_value: number })[];
   const more = rows.length > f.limit;
   const page = more ? rows.slice(0, f.limit) : rows;
   const last = page[page.length - 1];
-  return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.id) : null };
+  return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.seq) : null };
 }
 
 /** An FTS5 query for the words of `text` (last one as prefix), confined to a scope tag when given. */

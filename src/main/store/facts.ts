@@ -3,15 +3,19 @@ import { newId } from '../../shared/ids';
 import { CONFIDENCE_RANK, type Confidence, type FactKind, type FactOrigin, type Scope } from '../../shared/domain';
 import type { EvidenceRecord, FactRecord } from '../../shared/schemas';
 import type { CoercedScope } from '../memory/scope';
-import { factKey, normalizeFactText } from '../memory/text';
+import { factKeyOfFolded, foldForKey, normalizeFactText } from '../memory/text';
+import { factScopeTag } from '../memory/recall/search-facts';
 
 export interface FactRow {
+  /** Internal, stable, never reused: the recall-index rowid and the evidence key. */
+  seq: number;
   id: string;
+  scope_id: number;
   scope: Scope;
   scope_key: string;
   kind: FactKind;
   text: string;
-  normalized_key: string;
+  normalized_key: number;
   confidence: Confidence;
   reinforcement: number;
   status: 'active';
@@ -64,28 +68,31 @@ const cache = new WeakMap<Db, Statements>();
 
 function prepare(db: Db) {
   return {
-    find: db.prepare('SELECT * FROM memory_facts WHERE scope = ? AND scope_key = ? AND normalized_key = ?'),
-    // A new fact always arrives with its first supporting session, so it starts at reinforcement 1.
+    scopeId: db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?').pluck(),
+    insertScope: db.prepare('INSERT INTO memory_scopes (scope, scope_key) VALUES (?, ?)'),
+    countFact: db.prepare('UPDATE memory_scopes SET facts = facts + 1 WHERE id = ?'),
+    find: db.prepare('SELECT * FROM memory_facts WHERE scope_id = ? AND normalized_key = ?'),
+    // No RETURNING: the caller has every value already, and RETURNING costs a row re-read.
+    // Positional parameters: binding a dozen by name costs more than the insert's B-tree work.
     insert: db.prepare(
-      `INSERT INTO memory_facts (id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement, origin,
-         requested_scope, coercion_reason, first_seen_at, last_seen_at, updated_at)
-       VALUES (@id, @scope, @scope_key, @kind, @text, @normalized_key, @confidence, 1, @origin,
-         @requested_scope, @coercion_reason, @now, @now, @now)
-       RETURNING *`,
+      `INSERT INTO memory_facts (id, scope_id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement,
+         origin, requested_scope, coercion_reason, first_seen_at, last_seen_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    evidence: db.prepare('SELECT message_id FROM memory_fact_evidence WHERE fact_id = ? AND session_id = ?'),
+    index: db.prepare('INSERT INTO memory_facts_fts (rowid, tag, text) VALUES (?, ?, ?)'),
+    evidence: db.prepare('SELECT message_id FROM memory_fact_evidence WHERE fact_seq = ? AND session_id = ?'),
     insertEvidence: db.prepare(
-      `INSERT INTO memory_fact_evidence (fact_id, session_id, message_id, created_at, last_seen_at)
+      `INSERT INTO memory_fact_evidence (fact_seq, session_id, message_id, created_at, last_seen_at)
        VALUES (?, ?, ?, ?, ?)`,
     ),
     refreshEvidence: db.prepare(
       `UPDATE memory_fact_evidence SET last_seen_at = ?, message_id = COALESCE(message_id, ?)
-       WHERE fact_id = ? AND session_id = ?`,
+       WHERE fact_seq = ? AND session_id = ?`,
     ),
     observe: db.prepare(
-      `UPDATE memory_facts SET reinforcement = reinforcement + @reinforce, confidence = @confidence,
-         last_seen_at = @now, updated_at = CASE WHEN @reinforce = 1 OR confidence != @confidence THEN @now ELSE updated_at END
-       WHERE id = @id RETURNING *`,
+      `UPDATE memory_facts SET reinforcement = reinforcement + ?, confidence = ?, last_seen_at = ?,
+         updated_at = CASE WHEN ? OR confidence != ? THEN ? ELSE updated_at END
+       WHERE seq = ? RETURNING *`,
     ),
     byId: db.prepare('SELECT * FROM memory_facts WHERE id = ?'),
   };
@@ -97,48 +104,102 @@ const statements = (db: Db): Statements => {
   return s;
 };
 
+/** The scope's row id, created on first use. Runs inside the caller's write transaction. */
+function scopeIdOf(st: Statements, scope: Scope, key: string): number {
+  const id = st.scopeId.get(scope, key) as number | undefined;
+  return id ?? Number(st.insertScope.run(scope, key).lastInsertRowid);
+}
+
+/**
+ * Writes a new fact's row, its recall-index row and its scope's count, and returns its seq. The
+ * store does this itself rather than through triggers (see migration 050). `text` must already
+ * be normalized and `key` be factKeyOfFolded of its folded form.
+ */
+function writeFactRow(st: Statements, fact: FactRecord, scopeId: number, key: number): number {
+  const seq = Number(
+    st.insert.run(
+      fact.id,
+      scopeId,
+      fact.scope,
+      fact.scopeKey,
+      fact.kind,
+      fact.text,
+      key,
+      fact.confidence,
+      fact.reinforcement,
+      fact.origin,
+      fact.requestedScope,
+      fact.coercionReason,
+      fact.firstSeenAt,
+      fact.lastSeenAt,
+      fact.updatedAt,
+    ).lastInsertRowid,
+  );
+  st.index.run(seq, factScopeTag(fact.scope, fact.scopeKey), fact.text);
+  st.countFact.run(scopeId);
+  return seq;
+}
+
+/**
+ * Inserts a complete fact row with no evidence, keeping the recall index and scope counts in
+ * step: for seeding benchmark stores. Product writes go through recordFact. Runs inside the
+ * caller's write transaction.
+ */
+export function insertFactForSeeding(db: Db, fact: FactRecord): number {
+  const st = statements(db);
+  const text = normalizeFactText(fact.text);
+  return writeFactRow(st, { ...fact, text }, scopeIdOf(st, fact.scope, fact.scopeKey), factKeyOfFolded(foldForKey(text)));
+}
+
 /**
  * Get-or-create a fact in its scope and attach this session's evidence. Runs inside the
  * caller's write transaction. Reinforcement counts distinct supporting sessions: a new
  * session's evidence raises it by one, the same session again never does, and the exact same
- * evidence twice changes nothing at all. Confidence only ever rises.
+ * evidence twice changes nothing at all. Confidence only ever rises. A new fact is written to
+ * the recall index and its scope's count here, not by triggers (see migration 050).
  */
 export function recordFact(db: Db, o: Observation, now: number): RecordResult {
   const st = statements(db);
   const text = normalizeFactText(o.text);
-  const key = factKey(text);
-  const row = st.find.get(o.target.scope, o.target.key, key) as FactRow | undefined;
+  const folded = foldForKey(text);
+  const scopeId = scopeIdOf(st, o.target.scope, o.target.key);
+  const key = factKeyOfFolded(folded);
+  const row = (st.find.all(scopeId, key) as FactRow[]).find((r) => foldForKey(r.text) === folded);
   if (!row) {
-    const created = st.insert.get({
+    const fact: FactRecord = {
       id: newId(),
       scope: o.target.scope,
-      scope_key: o.target.key,
+      scopeKey: o.target.key,
       kind: o.kind,
       text,
-      normalized_key: key,
       confidence: o.confidence,
+      // A new fact always arrives with its first supporting session.
+      reinforcement: 1,
       origin: o.origin,
-      requested_scope: o.target.coercion?.requested ?? null,
-      coercion_reason: o.target.coercion?.reason ?? null,
-      now,
-    }) as FactRow;
-    st.insertEvidence.run(created.id, o.sessionId, o.messageId, now, now);
-    return { fact: toFact(created), created: true, reinforced: false, unchanged: false };
+      requestedScope: o.target.coercion?.requested ?? null,
+      coercionReason: o.target.coercion?.reason ?? null,
+      firstSeenAt: now,
+      lastSeenAt: now,
+      updatedAt: now,
+    };
+    const seq = writeFactRow(st, fact, scopeId, key);
+    st.insertEvidence.run(seq, o.sessionId, o.messageId, now, now);
+    return { fact, created: true, reinforced: false, unchanged: false };
   }
 
   const confidence = CONFIDENCE_RANK[o.confidence] > CONFIDENCE_RANK[row.confidence] ? o.confidence : row.confidence;
-  const existing = st.evidence.get(row.id, o.sessionId) as { message_id: string | null } | undefined;
+  const existing = st.evidence.get(row.seq, o.sessionId) as { message_id: string | null } | undefined;
   if (!existing) {
-    st.insertEvidence.run(row.id, o.sessionId, o.messageId, now, now);
-    const updated = st.observe.get({ id: row.id, reinforce: 1, confidence, now }) as FactRow;
+    st.insertEvidence.run(row.seq, o.sessionId, o.messageId, now, now);
+    const updated = st.observe.get(1, confidence, now, 1, confidence, now, row.seq) as FactRow;
     return { fact: toFact(updated), created: false, reinforced: true, unchanged: false };
   }
   const sameEvidence = existing.message_id === o.messageId || o.messageId === null;
   if (sameEvidence && confidence === row.confidence) {
     return { fact: toFact(row), created: false, reinforced: false, unchanged: true };
   }
-  if (!sameEvidence) st.refreshEvidence.run(now, o.messageId, row.id, o.sessionId);
-  const updated = st.observe.get({ id: row.id, reinforce: 0, confidence, now }) as FactRow;
+  if (!sameEvidence) st.refreshEvidence.run(now, o.messageId, row.seq, o.sessionId);
+  const updated = st.observe.get(0, confidence, now, 0, confidence, now, row.seq) as FactRow;
   return { fact: toFact(updated), created: false, reinforced: false, unchanged: false };
 }
 
@@ -151,12 +212,13 @@ export function listEvidence(db: Db, factId: string): EvidenceRecord[] {
   return (
     db
       .prepare(
-        `SELECT e.fact_id, e.session_id, s.title AS session_title, e.message_id, m.seq AS message_seq,
+        `SELECT f.id AS fact_id, e.session_id, s.title AS session_title, e.message_id, m.seq AS message_seq,
                 substr(m.content, 1, 280) AS message_excerpt, e.created_at, e.last_seen_at
-         FROM memory_fact_evidence e
+         FROM memory_facts f
+         JOIN memory_fact_evidence e ON e.fact_seq = f.seq
          JOIN sessions s ON s.id = e.session_id
          LEFT JOIN session_messages m ON m.id = e.message_id
-         WHERE e.fact_id = ? ORDER BY e.created_at, e.id`,
+         WHERE f.id = ? ORDER BY e.created_at, e.session_id`,
       )
       .all(factId) as {
       fact_id: string;

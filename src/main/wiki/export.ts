@@ -22,7 +22,7 @@ export interface ExportResult {
   pages: ExportedPage[];
 }
 
-type Row = Pick<FactRow, 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement' | 'updated_at'>;
+type Row = Pick<FactRow, 'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement' | 'updated_at'>;
 
 interface EvidenceRow {
   session_id: string;
@@ -48,22 +48,23 @@ export async function exportFacts(db: Db, dir: string, now: number): Promise<Exp
   const today = new Date(now).toISOString().slice(0, 10);
   const keys = db
     .prepare(
-      `SELECT scope, scope_key, count(*) AS n FROM memory_facts GROUP BY scope, scope_key
-       ORDER BY CASE scope ${SCOPES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} END, scope_key`,
+      `SELECT s.id AS scope_id, s.scope, s.scope_key, count(*) AS n
+       FROM memory_facts f JOIN memory_scopes s ON s.id = f.scope_id GROUP BY s.id
+       ORDER BY CASE s.scope ${SCOPES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} END, s.scope_key`,
     )
-    .all() as { scope: Scope; scope_key: string; n: number }[];
+    .all() as { scope_id: number; scope: Scope; scope_key: string; n: number }[];
   const factsOf = db.prepare(
-    `SELECT id, scope, scope_key, kind, text, confidence, reinforcement, updated_at FROM memory_facts
-     WHERE scope = ? AND scope_key = ? ORDER BY reinforcement DESC, updated_at DESC, id`,
+    `SELECT seq, id, scope, scope_key, kind, text, confidence, reinforcement, updated_at FROM memory_facts
+     WHERE scope_id = ? ORDER BY reinforcement DESC, updated_at DESC, id`,
   );
   const evidenceOf = db.prepare(
     `SELECT e.session_id, s.title, m.seq FROM memory_fact_evidence e JOIN sessions s ON s.id = e.session_id
-     LEFT JOIN session_messages m ON m.id = e.message_id WHERE e.fact_id = ? ORDER BY e.created_at LIMIT ?`,
+     LEFT JOIN session_messages m ON m.id = e.message_id WHERE e.fact_seq = ? ORDER BY e.created_at, e.session_id LIMIT ?`,
   );
   const pages: ExportedPage[] = [];
   let total = 0;
   for (const k of keys) {
-    const rows = factsOf.all(k.scope, k.scope_key) as Row[];
+    const rows = factsOf.all(k.scope_id) as Row[];
     const title = k.scope === 'user' ? 'User-wide facts' : `${k.scope} ${k.scope_key}`;
     const body: string[] = [`# ${line(title)}`, ''];
     for (const kind of FACT_KINDS) {
@@ -72,7 +73,7 @@ export async function exportFacts(db: Db, dir: string, now: number): Promise<Exp
       body.push(`## ${kind} (${group.length})`, '');
       for (const f of group) {
         body.push(`- ${line(f.text)} _(${f.confidence} · reinforced by ${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'})_`);
-        for (const e of evidenceOf.all(f.id, EVIDENCE_PER_FACT) as EvidenceRow[]) {
+        for (const e of evidenceOf.all(f.seq, EVIDENCE_PER_FACT) as EvidenceRow[]) {
           body.push(`  - session \`${e.session_id}\`${e.title ? ` "${line(e.title)}"` : ''}${e.seq !== null ? `, message #${e.seq}` : ''}`);
         }
       }

@@ -5,8 +5,8 @@ import { surfaceForms } from './tokenize';
 /**
  * Candidate retrieval from a tagged FTS5 index (migrations 020 and 021): `tags` restricts the
  * rows to the caller's scopes inside the index, `terms` are normalized query terms expanded to
- * the raw surface forms the index holds. Every lookup walks newest first (ascending rowid;
- * rowids count down).
+ * the raw surface forms the index holds. Every lookup walks newest first: the fact index's
+ * rowids count up (a fact's seq, migration 050), the dialogue index's count down (migration 021).
  *
  *  1. One capped lookup per term, so a rare term's rows are never crowded out by a common
  *     term's. A term that returns fewer rows than the cap has returned all of its rows in these
@@ -23,6 +23,8 @@ export interface TaggedIndex {
   table: string;
   tagColumn: string;
   textColumn: string;
+  /** The rowid order that lists the newest rows first. */
+  newestFirst: 'ASC' | 'DESC';
 }
 
 export interface CandidateOptions {
@@ -75,7 +77,7 @@ export function findCandidates(
   const tagExpr = `${index.tagColumn} : (${tags.map(quote).join(' OR ')})`;
   const groups = chosen.map((t) => `${index.textColumn} : (${surfaceForms(t).map(quote).join(' OR ')})`);
   const sql = (cap: number) =>
-    `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid LIMIT ${cap}`;
+    `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`;
   const seen = new Set<number>();
   const add = (rows: { rowid: number }[]) => {
     for (const r of rows) if (!seen.has(r.rowid)) (seen.add(r.rowid), result.rowids.push(r.rowid));
@@ -88,8 +90,10 @@ export function findCandidates(
     add(rows);
     result.termHits.set(term, rows.length);
     if (rows.length < options.perTermCap) allCapped = false;
-    const last = rows.at(-1)?.rowid ?? -Infinity;
-    if (last > reach) (reach = last), (sparsest = i);
+    const last = rows.at(-1)?.rowid;
+    // How far back in time this term's cap reached: the larger, the sparser the term here.
+    const back = last === undefined ? -Infinity : index.newestFirst === 'ASC' ? last : -last;
+    if (back > reach) (reach = back), (sparsest = i);
   });
   if (allCapped && sparsest >= 0 && options.deepCap > options.perTermCap) {
     const deep = prepared(db, sql(options.deepCap)).all(`${tagExpr} AND ${groups[sparsest]}`) as { rowid: number }[];

@@ -35,15 +35,13 @@ export const QUERY_MAX_CHARS = 500;
 export const recallQueryText = (text: string): string =>
   text.normalize('NFC').replace(/\s+/gu, ' ').trim().slice(0, QUERY_MAX_CHARS);
 
-const FACT_INDEX: TaggedIndex = { table: 'memory_facts_fts', tagColumn: 'tag', textColumn: 'text' };
+const FACT_INDEX: TaggedIndex = { table: 'memory_facts_fts', tagColumn: 'tag', textColumn: 'text', newestFirst: 'DESC' };
 export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
 
 /** Candidate caps: at most 380 rows to rank (the reference ranks the 500 newest, C15). */
 const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 6 };
 
-type FactRow = Pick<StoredFact, 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement'> & {
-  rowid: number;
-};
+type FactRow = Pick<StoredFact, 'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement'>;
 
 export function abstainReason(meaningful: readonly string[]): string | null {
   if (meaningful.length === 0) return 'no content words';
@@ -79,9 +77,9 @@ export function searchFacts(
   const rows = (
     prepared(
       db,
-      `SELECT r.rowid, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
-       FROM memory_fact_index_rows r JOIN memory_facts f ON f.id = r.fact_id
-       WHERE r.rowid IN (SELECT value FROM json_each(?)) AND f.status = 'active'`,
+      `SELECT f.seq, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
+       FROM memory_facts f
+       WHERE f.seq IN (SELECT value FROM json_each(?)) AND f.status = 'active'`,
     ).all(JSON.stringify(candidates.rowids)) as FactRow[]
   ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
 
@@ -120,7 +118,8 @@ export function searchFacts(
   }
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const top = ranked.slice(0, options.limit);
-  for (const f of top) f.citation = citationOf(db, f.id, scopes);
+  const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
+  for (const f of top) f.citation = citationOf(db, seqOf.get(f.id)!, scopes);
   return { facts: top, abstained: false, reason: null };
 }
 
@@ -130,7 +129,7 @@ function keep(m: LexicalMatch, mode: RecallMode): boolean {
 }
 
 function visibleFactCount(db: Db, scopes: SessionScopes): number {
-  const stmt = prepared(db, 'SELECT facts FROM memory_scope_fact_counts WHERE scope = ? AND scope_key = ?');
+  const stmt = prepared(db, 'SELECT facts FROM memory_scopes WHERE scope = ? AND scope_key = ?');
   return scopes.visible.reduce((n, v) => n + ((stmt.get(v.scope, v.key) as { facts: number } | undefined)?.facts ?? 0), 0);
 }
 
@@ -138,11 +137,11 @@ function visibleFactCount(db: Db, scopes: SessionScopes): number {
  * The evidence a fact is cited with: the session's own team's evidence when it has some (the
  * most local provenance), otherwise the evidence that first established the fact.
  */
-function citationOf(db: Db, factId: string, scopes: SessionScopes): RankedFact['citation'] {
+function citationOf(db: Db, factSeq: number, scopes: SessionScopes): RankedFact['citation'] {
   const row = prepared(
     db,
-    `SELECT session_id, message_id FROM memory_fact_evidence WHERE fact_id = ?
-     ORDER BY (session_id IN (?, ?)) DESC, created_at, id LIMIT 1`,
-  ).get(factId, scopes.owner.id, scopes.session.id) as { session_id: string; message_id: string | null } | undefined;
+    `SELECT session_id, message_id FROM memory_fact_evidence WHERE fact_seq = ?
+     ORDER BY (session_id IN (?, ?)) DESC, created_at, session_id LIMIT 1`,
+  ).get(factSeq, scopes.owner.id, scopes.session.id) as { session_id: string; message_id: string | null } | undefined;
   return { sessionId: row?.session_id ?? null, messageId: row?.message_id ?? null };
 }

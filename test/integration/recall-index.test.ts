@@ -40,7 +40,7 @@ describe('recall index maintenance', () => {
     expect(() => db.prepare("UPDATE memory_facts SET scope_key = 'beta' WHERE id = ?").run(f.fact.id)).toThrow(/immutable/);
     expect(await find('blue green fridays')).toBe(1);
     db.prepare('DELETE FROM memory_facts WHERE id = ?').run(f.fact.id);
-    expect(counts()).toEqual({ facts: 0 });
+    expect(counts()).toBeUndefined();
     expect(await find('blue green fridays')).toBe(0);
     expect(pendingPurges(db)).toBe(1);
     while (purgeStep(db, 10));

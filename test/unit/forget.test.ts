@@ -54,6 +54,23 @@ describe('forget', () => {
     await expect(t.run('facts.get', { factId: s.shared.id })).rejects.toThrow(/fact not found/);
   });
 
+  it('leaves no trace of an emptied scope: the forgotten session id and workspace path go too', async () => {
+    const lead = await t.run('sessions.create', { workspace: '/srv/client-x', title: 'client x' });
+    const other = await t.run('sessions.create', { projectId: 'p' });
+    await t.run('facts.add', { sessionId: lead.id, scope: 'session', text: 'Client X is renegotiating' });
+    await t.run('facts.add', { sessionId: lead.id, scope: 'workspace', text: 'Client X builds with bazel' });
+    await t.run('facts.add', { sessionId: other.id, scope: 'project', text: 'P ships weekly' });
+    const scopes = () => t.engine.db.prepare('SELECT scope, scope_key AS key, facts FROM memory_scopes ORDER BY scope').all();
+    expect(scopes()).toHaveLength(3);
+    await t.run('sessions.delete', { sessionId: lead.id });
+    expect(scopes()).toEqual([{ scope: 'project', key: 'p', facts: 1 }]);
+    // A scope that comes back starts afresh.
+    const again = await t.run('sessions.create', { workspace: '/srv/client-x' });
+    await t.run('facts.add', { sessionId: again.id, scope: 'workspace', text: 'Client X builds with bazel' });
+    expect(scopes()).toContainEqual({ scope: 'workspace', key: '/srv/client-x', facts: 1 });
+    expect((await t.run('memory.search', { sessionId: again.id, query: 'bazel builds', sources: ['facts'] })).results).toHaveLength(1);
+  });
+
   it('takes team members and side chats with the session, and their evidence', async () => {
     const lead = await t.run('sessions.create', { projectId: 'p' });
     const member = await t.run('sessions.create', { kind: 'team-member', parentSessionId: lead.id });

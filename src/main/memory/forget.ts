@@ -52,13 +52,13 @@ export function forgetSession(db: Db, sessionId: string, opts: { dryRun: boolean
     const deleted = db
       .prepare(
         `SELECT f.id, f.text, f.scope, f.scope_key AS scopeKey FROM forget_fact_seqs t JOIN memory_facts f ON f.seq = t.seq
-         WHERE t.survivors = 0 ORDER BY f.id`,
+         WHERE t.survivors = 0 ORDER BY t.seq`,
       )
       .all() as ForgottenFact[];
     const keptRows = db
       .prepare(
         `SELECT f.seq, f.id, f.text, f.scope, f.scope_key AS scopeKey, t.survivors AS reinforcementAfter
-         FROM forget_fact_seqs t JOIN memory_facts f ON f.seq = t.seq WHERE t.survivors > 0 ORDER BY f.id`,
+         FROM forget_fact_seqs t JOIN memory_facts f ON f.seq = t.seq WHERE t.survivors > 0 ORDER BY t.seq`,
       )
       .all() as (Omit<KeptFact, 'supportedBy'> & { seq: number })[];
     const supportersOf = new Map<number, string[]>();

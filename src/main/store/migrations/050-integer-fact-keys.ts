@@ -8,7 +8,7 @@
  *   it appends without flushing. The public id (UUIDv7 text) stays, UNIQUE.
  * - Scopes live once in memory_scopes (which also keeps the per-scope fact count BM25 needs,
  *   replacing memory_scope_fact_counts); facts point at them by integer. scope and scope_key
- *   stay on the fact row for reading, unindexed.
+ *   stay on the fact row for reading, unindexed. A scope's row exists while it has facts.
  * - normalized_key is a 52-bit integer prefix of the folded text's sha256 with a non-unique
  *   index; the store confirms a hit by comparing folded texts, so a collision cannot merge two
  *   facts.
@@ -126,10 +126,13 @@ CREATE VIRTUAL TABLE memory_facts_fts USING fts5(
 INSERT INTO memory_facts_fts (rowid, tag, text)
   SELECT seq, 's' || hex(scope || ':' || scope_key), text FROM memory_facts ORDER BY seq;
 
+-- A scope's row goes with its last fact, so a forgotten session's id or project's path does not
+-- outlive what was forgotten.
 CREATE TRIGGER memory_facts_index_delete AFTER DELETE ON memory_facts
 BEGIN
   INSERT OR IGNORE INTO memory_fact_index_purge (rowid) VALUES (old.seq);
   UPDATE memory_scopes SET facts = facts - 1 WHERE id = old.scope_id;
+  DELETE FROM memory_scopes WHERE id = old.scope_id AND facts <= 0;
 END;
 
 CREATE TRIGGER memory_facts_immutable BEFORE UPDATE OF id, seq, scope_id, scope, scope_key, text, normalized_key ON memory_facts

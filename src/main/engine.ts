@@ -73,9 +73,11 @@ export function openEngine(options: EngineOptions): Engine {
   } as Engine;
   // Services: each is built on the engine above, subscribes to engine.events and registers its
   // own closer with engine.onClose (closers run last-registered first, before the db closes).
+  // Index maintenance closes last of all, after the read lane, so its final WAL truncation
+  // after a forget has no reader to wait for.
+  new RecallIndexMaintenance(engine).start();
   engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding });
   engine.onClose(() => engine.readLane.close());
-  new RecallIndexMaintenance(engine).start();
   seedWiki(paths.wiki);
   engine.wiki = new WikiService(paths.wiki, paths.locks, engine.clock);
   engine.dream = new DreamService({ db, wiki: engine.wiki, clock: engine.clock, paths, settings });

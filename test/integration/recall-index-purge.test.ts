@@ -50,6 +50,6 @@ describe('deferred purge of forgotten facts from the recall index', () => {
     const m = new maintenance.RecallIndexMaintenance(t.engine);
     await m.runAll();
     expect(pendingPurges(t.engine.db)).toBe(0);
-    m.stop();
+    await m.stop();
   });
 });

@@ -36,6 +36,7 @@ describe('migrations', () => {
     expect(w.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(w.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(w.pragma('synchronous', { simple: true })).toBe(1);
+    expect(w.pragma('secure_delete', { simple: true })).toBe(1);
     const r = openReader(f);
     expect(r.pragma('synchronous', { simple: true })).toBe(1);
     expect(r.pragma('query_only', { simple: true })).toBe(1);

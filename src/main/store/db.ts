@@ -40,6 +40,9 @@ export function openWriter(file: string, options: OpenDatabaseOptions = {}): Db 
     // Checkpoint every ~40 MB of WAL instead of every 4 MB: hot index pages rewritten by many
     // small transactions are copied back once, not once per transaction (about -20% write time).
     db.pragma('wal_autocheckpoint = 10000');
+    // Forget must not leave the forgotten text in free space: deleted cells and freed pages are
+    // zeroed. Measured on the store bench, it costs nothing visible (deletes are a small share).
+    db.pragma('secure_delete = ON');
     migrate(db);
     return db;
   } catch (error) {
@@ -58,6 +61,22 @@ export function openReader(file: string, options: OpenDatabaseOptions = {}): Db 
   applyPragmas(db);
   db.pragma('query_only = ON');
   return db;
+}
+
+/**
+ * Checkpoints the whole WAL into memory.db and truncates it to zero bytes, so page images written
+ * before a forget (which still hold the forgotten rows) do not linger in memory.db-wal. Waits at
+ * most `waitMs` for readers; false when one kept it from finishing (try again later).
+ */
+export function truncateWal(db: Db, waitMs = 200): boolean {
+  const previous = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${waitMs}`);
+  try {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return result?.busy === 0;
+  } finally {
+    db.pragma(`busy_timeout = ${previous}`);
+  }
 }
 
 /**

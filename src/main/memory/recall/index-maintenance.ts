@@ -1,5 +1,5 @@
 import type { Engine } from '../../engine';
-import { writeTx, type Db } from '../../store/db';
+import { truncateWal, writeTx, type Db } from '../../store/db';
 
 /**
  * Keeps the recall and dialogue FTS5 indexes compact. FTS5's automerge leaves an index as a
@@ -8,6 +8,10 @@ import { writeTx, type Db } from '../../store/db';
  * writes settle, the engine runs FTS5's incremental 'merge' with a negative page budget (merge
  * across levels, as 'optimize' does, but bounded), one short write transaction per step, until a
  * step finds nothing left to merge. Steps yield to the event loop in between.
+ *
+ * After a forget, the same pass finishes the forget's clean-up: it purges the forgotten facts'
+ * index rows, merges, and then checkpoints and truncates the WAL, whose older page images still
+ * hold the forgotten rows (memory.db itself zeroes deleted content: secure_delete).
  */
 export const RECALL_INDEXES = ['memory_facts_fts', 'session_messages_fts'] as const;
 const PAGES_PER_STEP = 64;
@@ -48,7 +52,10 @@ export const pendingPurges = (db: Db): number =>
 export class RecallIndexMaintenance {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  private pass: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Something was forgotten since the WAL was last truncated. */
+  private scrubWal = false;
 
   constructor(private readonly engine: Engine) {}
 
@@ -56,7 +63,10 @@ export class RecallIndexMaintenance {
     const schedule = () => this.schedule();
     this.engine.events.on('facts-changed', schedule);
     this.engine.events.on('response-completed', schedule);
-    this.engine.events.on('sessions-forgotten', schedule);
+    this.engine.events.on('sessions-forgotten', () => {
+      this.scrubWal = true;
+      schedule();
+    });
     this.engine.onClose(() => this.stop());
     // A process that stopped right after a forget leaves queued purges: finish them soon.
     if (pendingPurges(this.engine.db) > 0) this.schedule();
@@ -67,7 +77,7 @@ export class RecallIndexMaintenance {
   schedule(): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.runAll(), SETTLE_MS);
+    this.timer = setTimeout(() => void (this.pass = this.runAll()), SETTLE_MS);
     this.timer.unref();
   }
 
@@ -75,6 +85,8 @@ export class RecallIndexMaintenance {
     if (this.running || this.stopped) return;
     this.running = true;
     try {
+      // A fact deleted by facts.delete leaves a queued purge: that is a forget too.
+      if (pendingPurges(this.engine.db) > 0) this.scrubWal = true;
       while (!this.stopped && purgeStep(this.engine.db)) {
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -82,6 +94,10 @@ export class RecallIndexMaintenance {
         while (!this.stopped && mergeStep(this.engine.db, table)) {
           await new Promise((resolve) => setImmediate(resolve));
         }
+      }
+      if (this.scrubWal && !this.stopped) {
+        if (truncateWal(this.engine.db)) this.scrubWal = false;
+        else this.schedule(); // a reader held the WAL: try again once writes settle
       }
     } catch (e) {
       // Busy or closing: the next change schedules another pass.
@@ -91,9 +107,22 @@ export class RecallIndexMaintenance {
     }
   }
 
-  stop(): void {
+  /**
+   * Stops the pass. A forget that happened in this process is finished first (purges, then the
+   * WAL truncated), so a CLI `sessions delete` that exits at once leaves nothing behind either.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.pass; // a pass in flight ends at its next step
+    try {
+      if (!this.scrubWal && pendingPurges(this.engine.db) === 0) return;
+      while (purgeStep(this.engine.db));
+      truncateWal(this.engine.db);
+    } catch (e) {
+      console.error(`evoflux: forget clean-up at shutdown skipped: ${(e as Error).message}`);
+    }
   }
 }

@@ -37,3 +37,25 @@ export function openTestEngine(options: Partial<EngineOptions> = {}): TestEngine
     },
   };
 }
+
+/** Temp homes and engines a test opens, all closed and removed by one `release()` in afterEach. */
+export function testResources() {
+  const engines: TestEngine[] = [];
+  const homes: { cleanup(): void }[] = [];
+  return {
+    home(): string {
+      const h = tempHome();
+      homes.push(h);
+      return h.dir;
+    },
+    engine(options: Partial<EngineOptions> = {}): TestEngine {
+      const t = openTestEngine(options);
+      engines.push(t);
+      return t;
+    },
+    async release(): Promise<void> {
+      for (const t of engines.splice(0)) await t.close();
+      homes.splice(0).forEach((h) => h.cleanup());
+    },
+  };
+}

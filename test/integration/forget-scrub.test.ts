@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
+import { testResources, type TestEngine } from '../helpers/home';
 import { truncateWal } from '../../src/main/store/db';
 import { RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
 
@@ -9,13 +9,8 @@ const storeBytes = (home: string): Buffer =>
   Buffer.concat(['memory.db', 'memory.db-wal'].map((f) => `${home}/${f}`).filter(existsSync).map((f) => readFileSync(f)));
 
 describe('forget leaves no copy of what it forgot on disk', () => {
-  let t: TestEngine | null = null;
-  const homes: { cleanup(): void }[] = [];
-  afterEach(async () => {
-    await t?.close();
-    t = null;
-    homes.splice(0).forEach((h) => h.cleanup());
-  });
+  const resources = testResources();
+  afterEach(() => resources.release());
 
   /** A session whose transcript and fact carry a marker, and a bystander that must survive. */
   async function seed(engine: TestEngine) {
@@ -32,7 +27,7 @@ describe('forget leaves no copy of what it forgot on disk', () => {
   }
 
   it('after the maintenance pass, neither memory.db nor its WAL holds the forgotten text or path', async () => {
-    t = openTestEngine();
+    const t = resources.engine();
     const doomed = await seed(t);
     await t.run('sessions.delete', { sessionId: doomed.id });
     await new RecallIndexMaintenance(t.engine).runAll();
@@ -46,15 +41,14 @@ describe('forget leaves no copy of what it forgot on disk', () => {
   });
 
   it('a process that forgets and exits at once (the CLI) scrubs before it closes', async () => {
-    const home = tempHome();
-    homes.push(home);
-    const cli = openTestEngine({ home: home.dir });
+    const home = resources.home();
+    const cli = resources.engine({ home });
     const doomed = await seed(cli);
     await cli.run('facts.delete', { factId: (await cli.run('facts.list', { scope: 'workspace', limit: 1 })).facts[0]!.id });
     await cli.run('sessions.delete', { sessionId: doomed.id });
     await cli.engine.close();
-    expect(storeBytes(home.dir).includes('Marzipan')).toBe(false);
-    t = openTestEngine({ home: home.dir });
+    expect(storeBytes(home).includes('Marzipan')).toBe(false);
+    const t = resources.engine({ home });
     expect((await t.run('facts.list', { limit: 10 })).facts.map((f) => f.text)).toEqual(['Bystander keeps its Pemberton notes']);
   });
 });

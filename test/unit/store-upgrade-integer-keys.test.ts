@@ -7,7 +7,7 @@ import { migrations } from '../../src/main/store/migrations';
 import { writeTx } from '../../src/main/store/db';
 import { listEvidence, recordFact } from '../../src/main/store/facts';
 import { foldForKey } from '../../src/main/memory/text';
-import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
+import { testResources } from '../helpers/home';
 
 /** The dedup key as stores before migration 50 wrote it: 128 bits of sha256 of the folded text, hex. */
 const oldKey = (text: string) => createHash('sha256').update(foldForKey(text)).digest('hex').slice(0, 32);
@@ -56,19 +56,13 @@ function writeVersion41Store(file: string): void {
 }
 
 describe('migration 50: integer fact keys', () => {
-  let t: TestEngine | null = null;
-  const homes: { cleanup(): void }[] = [];
-  afterEach(async () => {
-    await t?.close();
-    t = null;
-    homes.splice(0).forEach((h) => h.cleanup());
-  });
+  const resources = testResources();
+  afterEach(() => resources.release());
 
   it('keeps every fact, its evidence, counts and index, and dedups against the converted keys', async () => {
-    const home = tempHome();
-    homes.push(home);
-    writeVersion41Store(path.join(home.dir, 'memory.db'));
-    t = openTestEngine({ home: home.dir });
+    const home = resources.home();
+    writeVersion41Store(path.join(home, 'memory.db'));
+    const t = resources.engine({ home });
     const db = t.engine.db;
     expect(schemaVersion(db)).toBe(Math.max(...migrations.map((m) => m.version)));
 
@@ -101,7 +95,7 @@ describe('migration 50: integer fact keys', () => {
 
     // Recall finds the upgraded facts through the rebuilt index, within scope.
     const search = async (sessionId: string, query: string) =>
-      (await t!.run('memory.search', { sessionId, query, sources: ['facts'] })).results.map((r) => r.snippet);
+      (await t.run('memory.search', { sessionId, query, sources: ['facts'] })).results.map((r) => r.snippet);
     expect(await search(S4, 'pnpm installs')).toEqual(['Use pnpm for installs']);
     expect(await search(S3, 'pnpm installs')).toEqual([]);
     expect(await search(S1, 'alpha deploys fridays')).toEqual(['Alpha deploys on fridays']);

@@ -31,7 +31,11 @@ function ensureElectronBinary() {
   const dir = path.join(root, 'node_modules/electron');
   if (fs.existsSync(path.join(dir, 'path.txt'))) return true;
   say('the Electron binary is not downloaded yet; fetching it (needs internet, once)...');
-  const r = spawnSync(process.execPath, [path.join(dir, 'install.js')], { cwd: dir, stdio: 'inherit', timeout: 600_000 });
+  const r = spawnSync(process.execPath, [path.join(dir, 'install.js')], {
+    cwd: dir,
+    stdio: 'inherit',
+    timeout: 600_000,
+  });
   if (r.status === 0 && fs.existsSync(path.join(dir, 'path.txt'))) return true;
   say('could not download Electron. Check the connection (or set ELECTRON_MIRROR) and run `npm start` again.');
   say('Without a desktop, `npx evoflux-memory serve` runs the same window in a browser.');
@@ -54,18 +58,31 @@ function copyPackage(from, to) {
   fs.cpSync(from, to, {
     recursive: true,
     // The Node build must not be mistaken for the Electron one.
-    filter: (src) => !src.startsWith(path.join(from, 'build')) && !src.includes(`${path.sep}node_modules${path.sep}.bin`),
+    filter: (src) =>
+      !src.startsWith(path.join(from, 'build')) && !src.includes(`${path.sep}node_modules${path.sep}.bin`),
   });
 }
 
 function build(version, target) {
-  const env = { ...process.env, npm_config_runtime: 'electron', npm_config_target: version, npm_config_disturl: 'https://electronjs.org/headers' };
+  const env = {
+    ...process.env,
+    npm_config_runtime: 'electron',
+    npm_config_target: version,
+    npm_config_disturl: 'https://electronjs.org/headers',
+  };
   const prebuild = path.join(root, 'node_modules/prebuild-install/bin.js');
   if (fs.existsSync(prebuild)) {
     say('trying a prebuilt binary...');
-    const r = spawnSync(process.execPath, [prebuild, '--runtime', 'electron', '--target', version, '--arch', process.arch], {
-      cwd: target, env, stdio: 'inherit', timeout: 120_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [prebuild, '--runtime', 'electron', '--target', version, '--arch', process.arch],
+      {
+        cwd: target,
+        env,
+        stdio: 'inherit',
+        timeout: 120_000,
+      },
+    );
     if (r.status === 0) return true;
   }
   const gyp = nodeGyp();
@@ -74,9 +91,23 @@ function build(version, target) {
     return false;
   }
   say('compiling better-sqlite3 against Electron headers (a few minutes, once)...');
-  const r = spawnSync(process.execPath, [gyp, 'rebuild', '--release', `--target=${version}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], {
-    cwd: target, env, stdio: 'inherit', timeout: 900_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      gyp,
+      'rebuild',
+      '--release',
+      `--target=${version}`,
+      '--runtime=electron',
+      '--dist-url=https://electronjs.org/headers',
+    ],
+    {
+      cwd: target,
+      env,
+      stdio: 'inherit',
+      timeout: 900_000,
+    },
+  );
   return r.status === 0;
 }
 

@@ -144,15 +144,17 @@ async function main(): Promise<void> {
 
   const sessionId =
     args.session ??
-    ((
-      await call('memory_create_session', {
-        title: 'Example companion',
-        agentName: 'example-companion',
-        ...(args.project ? { projectId: args.project } : {}),
-        workspace: args.workspace ?? process.cwd(),
-        ...(args.folder ? { folderId: args.folder } : {}),
-      })
-    ).structuredContent as { id: string }).id;
+    (
+      (
+        await call('memory_create_session', {
+          title: 'Example companion',
+          agentName: 'example-companion',
+          ...(args.project ? { projectId: args.project } : {}),
+          workspace: args.workspace ?? process.cwd(),
+          ...(args.folder ? { folderId: args.folder } : {}),
+        })
+      ).structuredContent as { id: string }
+    ).id;
   process.stderr.write(`memory session ${sessionId} (model ${endpoint.model} at ${endpoint.baseUrl})\n`);
 
   const runTurn = async (userText: string): Promise<string> => {
@@ -166,7 +168,11 @@ async function main(): Promise<void> {
       if (!reply.tool_calls?.length) {
         const answer = (reply.content ?? '').trim() || '(no answer)';
         // Tool rounds are stored as such: they never count as completed responses.
-        await call('memory_complete_turn', { sessionId, assistantText: answer, ...(toolRounds.length ? { toolRounds } : {}) });
+        await call('memory_complete_turn', {
+          sessionId,
+          assistantText: answer,
+          ...(toolRounds.length ? { toolRounds } : {}),
+        });
         return answer;
       }
       messages.push({ role: 'assistant', content: reply.content ?? null, tool_calls: reply.tool_calls });
@@ -176,7 +182,10 @@ async function main(): Promise<void> {
         try {
           if (!MODEL_TOOLS.includes(tc.function.name)) throw new Error(`tool not offered: ${tc.function.name}`);
           const input = JSON.parse(tc.function.arguments || '{}') as Record<string, unknown>;
-          const result = (await memory.callTool({ name: tc.function.name, arguments: { ...input, sessionId } })) as CallToolResult;
+          const result = (await memory.callTool({
+            name: tc.function.name,
+            arguments: { ...input, sessionId },
+          })) as CallToolResult;
           output = textOf(result);
         } catch (e) {
           output = `error: ${(e as Error).message}`;

@@ -15,10 +15,18 @@ export const settingsSchema = z.object({
       maxMessages: z.number().int().min(1).default(200),
       maxInputChars: z.number().int().min(1000).default(12_000),
       /** A claimed cursor is someone else's until this long after the claim (reference: 15 min). */
-      leaseMs: z.number().int().min(1000).default(15 * 60_000),
+      leaseMs: z
+        .number()
+        .int()
+        .min(1000)
+        .default(15 * 60_000),
       /** Failed cursors are retried after retryBaseMs * 2^(failures-1), at most retryMaxMs. */
       retryBaseMs: z.number().int().min(0).default(60_000),
-      retryMaxMs: z.number().int().min(0).default(60 * 60_000),
+      retryMaxMs: z
+        .number()
+        .int()
+        .min(0)
+        .default(60 * 60_000),
       /** How often a long-running process looks for failed cursors whose backoff has passed; 0 = never. */
       retrySweepMs: z.number().int().min(0).default(60_000),
       /** Shutdown waits this long for running extractions, then cancels them (they record "failed"). */

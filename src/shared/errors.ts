@@ -2,14 +2,7 @@
  * The one error type every door maps to its own form (HTTP status, MCP error, CLI exit code).
  * `field` names the offending input field so a caller can fix exactly that.
  */
-export type ErrorCode =
-  | 'invalid_input'
-  | 'not_found'
-  | 'conflict'
-  | 'busy'
-  | 'forbidden'
-  | 'unavailable'
-  | 'internal';
+export type ErrorCode = 'invalid_input' | 'not_found' | 'conflict' | 'busy' | 'forbidden' | 'unavailable' | 'internal';
 
 export class CommandError extends Error {
   constructor(

@@ -19,12 +19,35 @@ import { countPendingSessions } from '../../src/main/dream/queue';
 
 const SESSIONS = Number(process.env.DREAM_BENCH_SESSIONS ?? 1000);
 const FACTS = 20;
-const ENTITIES = ['postgres', 'redis', 'docker', 'kubernetes', 'terraform', 'sqlite', 'react', 'electron', 'vitest', 'nginx',
-  'grafana', 'kafka', 'python', 'rust', 'golang', 'typescript', 'webpack', 'vite', 'github-actions', 'sentry'];
+const ENTITIES = [
+  'postgres',
+  'redis',
+  'docker',
+  'kubernetes',
+  'terraform',
+  'sqlite',
+  'react',
+  'electron',
+  'vitest',
+  'nginx',
+  'grafana',
+  'kafka',
+  'python',
+  'rust',
+  'golang',
+  'typescript',
+  'webpack',
+  'vite',
+  'github-actions',
+  'sentry',
+];
 
 async function seed(engine: Engine): Promise<void> {
   for (const e of ENTITIES) {
-    await engine.wiki.write(`entities/${e}.md`, `---\ndescription: ${e} notes\nupdated: 2026-01-01\n---\n# ${e}\n\nHand-written.\n`);
+    await engine.wiki.write(
+      `entities/${e}.md`,
+      `---\ndescription: ${e} notes\nupdated: 2026-01-01\n---\n# ${e}\n\nHand-written.\n`,
+    );
   }
   let now = Date.UTC(2026, 0, 1);
   const kinds = FACT_KINDS.filter((k) => k !== 'preference' && k !== 'profile');
@@ -33,26 +56,52 @@ async function seed(engine: Engine): Promise<void> {
       for (let i = chunk; i < Math.min(SESSIONS, chunk + 100); i++) {
         const id = newId();
         const projectId = `project-${i % 10}`;
-        insertSession(engine.db, { id, kind: 'top-level', parentSessionId: null, projectId, workspace: null, folderId: null,
-          agentName: null, title: `Working session ${i}`, createdAt: now, updatedAt: now });
-        const m = appendMessage(engine.db, { id: newId(), sessionId: id, role: 'user', content: `Please help with task ${i}. `.repeat(30) }, ++now);
-        appendMessage(engine.db, { id: newId(), sessionId: id, role: 'assistant', content: `Done with task ${i}. `.repeat(30) }, ++now);
+        insertSession(engine.db, {
+          id,
+          kind: 'top-level',
+          parentSessionId: null,
+          projectId,
+          workspace: null,
+          folderId: null,
+          agentName: null,
+          title: `Working session ${i}`,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const m = appendMessage(
+          engine.db,
+          { id: newId(), sessionId: id, role: 'user', content: `Please help with task ${i}. `.repeat(30) },
+          ++now,
+        );
+        appendMessage(
+          engine.db,
+          { id: newId(), sessionId: id, role: 'assistant', content: `Done with task ${i}. `.repeat(30) },
+          ++now,
+        );
         for (let f = 0; f < FACTS; f++) {
           const n = i * FACTS + f;
           const mention = n % 4 === 0 ? ` with ${ENTITIES[n % ENTITIES.length]}` : '';
-          recordFact(engine.db, {
-            text: `Rule ${n % 3000} for component ${n % 211}${mention}`,
-            kind: kinds[n % kinds.length]!, confidence: 'medium', origin: 'manual',
-            target: { scope: n % 10 === 0 ? 'user' : 'project', key: n % 10 === 0 ? '' : projectId } as never,
-            sessionId: id, messageId: m.id,
-          }, now);
+          recordFact(
+            engine.db,
+            {
+              text: `Rule ${n % 3000} for component ${n % 211}${mention}`,
+              kind: kinds[n % kinds.length]!,
+              confidence: 'medium',
+              origin: 'manual',
+              target: { scope: n % 10 === 0 ? 'user' : 'project', key: n % 10 === 0 ? '' : projectId } as never,
+              sessionId: id,
+              messageId: m.id,
+            },
+            now,
+          );
         }
       }
     });
   }
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))]!;
 
 async function main() {
   const dirs: string[] = [];
@@ -88,7 +137,9 @@ async function main() {
         `total ${(total / 1000).toFixed(1)} s; per run p50 ${pct(times, 0.5).toFixed(0)} ms, p95 ${pct(times, 0.95).toFixed(0)} ms, ` +
         `max ${Math.max(...times).toFixed(0)} ms; pages written per run p50 ${pct(pages, 0.5)}, max ${Math.max(...pages)}`,
     );
-    console.log(`wiki: ${engine.wiki.listSection('sources').length} source pages, ${engine.wiki.listSection('topics').length} topic pages, ${engine.wiki.listSection('entities').length} entity pages`);
+    console.log(
+      `wiki: ${engine.wiki.listSection('sources').length} source pages, ${engine.wiki.listSection('topics').length} topic pages, ${engine.wiki.listSection('entities').length} entity pages`,
+    );
     await engine.close();
 
     const drainEngine = openEngine({ home: home(), clock: new ManualClock(Date.UTC(2026, 0, 2)) });

@@ -38,14 +38,19 @@ function ruleThroughput() {
     messageId: `m${i}`,
     seq: i + 1,
     role: i % 2 ? 'assistant' : 'user',
-    text: i % 2 ? 'Sure, here is the change you asked for, with a short explanation of why.' : `${LINES[i % LINES.length]} (${i})`,
+    text:
+      i % 2
+        ? 'Sure, here is the change you asked for, with a short explanation of why.'
+        : `${LINES[i % LINES.length]} (${i})`,
   }));
   for (let i = 0; i < 2000; i += 20) extractSync({ entries: entries.slice(i, i + 20) }); // warm-up
   const t0 = performance.now();
   let candidates = 0;
   for (let i = 0; i < entries.length; i += 20) candidates += extractSync({ entries: entries.slice(i, i + 20) }).length;
   const s = (performance.now() - t0) / 1000;
-  console.log(`rule extractor: ${Math.round(entries.length / s).toLocaleString('en')} messages/s (${entries.length} messages, windows of 20, ${candidates} candidates)`);
+  console.log(
+    `rule extractor: ${Math.round(entries.length / s).toLocaleString('en')} messages/s (${entries.length} messages, windows of 20, ${candidates} candidates)`,
+  );
 }
 
 function labelledScore() {
@@ -53,10 +58,14 @@ function labelledScore() {
   let fp = 0;
   let fn = 0;
   for (const snippet of labelledSnippets) {
-    const got = extractSync({ entries: snippet.messages.map((m, i) => ({ messageId: `m${i}`, seq: i + 1, role: m.role, text: m.content })) });
+    const got = extractSync({
+      entries: snippet.messages.map((m, i) => ({ messageId: `m${i}`, seq: i + 1, role: m.role, text: m.content })),
+    });
     const used = new Set<number>();
     for (const g of got) {
-      const i = snippet.expected.findIndex((e, j) => !used.has(j) && e.kind === g.kind && g.text.toLowerCase().includes(e.includes));
+      const i = snippet.expected.findIndex(
+        (e, j) => !used.has(j) && e.kind === g.kind && g.text.toLowerCase().includes(e.includes),
+      );
       if (i >= 0) (used.add(i), tp++);
       else fp++;
     }
@@ -79,9 +88,29 @@ async function endToEnd(home: string) {
     for (let s = 0; s < sessions; s++) {
       const id = newId();
       ids.push(id);
-      insertSession(engine.db, { id, kind: 'top-level', parentSessionId: null, projectId: `p${s % 10}`, workspace: null, folderId: null, agentName: null, title: null, createdAt: clock.now(), updatedAt: clock.now() });
+      insertSession(engine.db, {
+        id,
+        kind: 'top-level',
+        parentSessionId: null,
+        projectId: `p${s % 10}`,
+        workspace: null,
+        folderId: null,
+        agentName: null,
+        title: null,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      });
       for (let m = 0; m < 20; m++) {
-        appendMessage(engine.db, { id: newId(), sessionId: id, role: m % 2 ? 'assistant' : 'user', content: m % 2 ? 'Done.' : `${LINES[(s + m) % LINES.length]} #${s}` }, clock.now());
+        appendMessage(
+          engine.db,
+          {
+            id: newId(),
+            sessionId: id,
+            role: m % 2 ? 'assistant' : 'user',
+            content: m % 2 ? 'Done.' : `${LINES[(s + m) % LINES.length]} #${s}`,
+          },
+          clock.now(),
+        );
       }
     }
   });
@@ -89,7 +118,9 @@ async function endToEnd(home: string) {
   let stored = 0;
   for (const id of ids) stored += (await engine.extraction.runNow(id)).factsStored;
   const s = (performance.now() - t0) / 1000;
-  console.log(`extraction runs (rules, 20 messages each, claim + store + cursor): ${Math.round(sessions / s)} runs/s, ${Math.round((sessions * 20) / s).toLocaleString('en')} messages/s, ${stored} facts`);
+  console.log(
+    `extraction runs (rules, 20 messages each, claim + store + cursor): ${Math.round(sessions / s)} runs/s, ${Math.round((sessions * 20) / s).toLocaleString('en')} messages/s, ${stored} facts`,
+  );
   await engine.close();
 }
 
@@ -101,7 +132,18 @@ async function legacyImport(home: string) {
   const ids = Array.from({ length: 1000 }, () => newId());
   writeTx(engine.db, () => {
     ids.forEach((id, i) =>
-      insertSession(engine.db, { id, kind: 'top-level', parentSessionId: null, projectId: `p${i % 20}`, workspace: null, folderId: null, agentName: null, title: null, createdAt: clock.now(), updatedAt: clock.now() }),
+      insertSession(engine.db, {
+        id,
+        kind: 'top-level',
+        parentSessionId: null,
+        projectId: `p${i % 20}`,
+        workspace: null,
+        folderId: null,
+        agentName: null,
+        title: null,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      }),
     );
   });
   const notes = path.join(home, 'legacy-notes');
@@ -127,7 +169,9 @@ async function legacyImport(home: string) {
   );
   const t0 = performance.now();
   const again = await engine.legacyImport.run({ from: notes, force: true });
-  console.log(`legacy import forced rerun (all sessions already imported): ${Math.round(performance.now() - t0)} ms, ${again.sessionsAlreadyImported} skipped`);
+  console.log(
+    `legacy import forced rerun (all sessions already imported): ${Math.round(performance.now() - t0)} ms, ${again.sessionsAlreadyImported} skipped`,
+  );
   await engine.close();
   if (!ok) process.exitCode = 1;
 }

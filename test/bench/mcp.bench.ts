@@ -66,9 +66,13 @@ async function main() {
     console.log(`mcp start-up (spawn + tsx + initialize): ${startups.map((x) => x.toFixed(0)).join(', ')} ms`);
     const m = mcp!;
 
-    const remember = await timed(300, (i) => m.call('memory_remember', { sessionId: s.id, text: `timed fact ${i}`, scope: 'project' }));
+    const remember = await timed(300, (i) =>
+      m.call('memory_remember', { sessionId: s.id, text: `timed fact ${i}`, scope: 'project' }),
+    );
     console.log(`memory_remember round trip:              ${fmt(remember)}`);
-    const list = await timed(200, (i) => m.call('memory_list_facts', { sessionId: s.id, limit: 20, text: `module ${i % 97}` }));
+    const list = await timed(200, (i) =>
+      m.call('memory_list_facts', { sessionId: s.id, limit: 20, text: `module ${i % 97}` }),
+    );
     console.log(`memory_list_facts (10k facts, text filter): ${fmt(list)}`);
     const firstPage = await timed(200, () => m.call('memory_list_facts', { sessionId: s.id, limit: 20 }));
     console.log(`memory_list_facts (10k facts, first page):  ${fmt(firstPage)}`);
@@ -80,7 +84,10 @@ async function main() {
       const complete: number[] = [];
       for (let i = 0; i < 50; i++) {
         let t0 = performance.now();
-        await m.call('memory_begin_turn', { sessionId: turn, userText: `How does module ${i % 97} handle bench facts?` });
+        await m.call('memory_begin_turn', {
+          sessionId: turn,
+          userText: `How does module ${i % 97} handle bench facts?`,
+        });
         begin.push(performance.now() - t0);
         t0 = performance.now();
         await m.call('memory_complete_turn', { sessionId: turn, assistantText: `Module ${i % 97} answer ${i}.` });
@@ -98,12 +105,16 @@ async function main() {
     await Promise.all(
       [m, other].map((c, lane) =>
         Promise.all(
-          Array.from({ length: N }, (_, i) => c.call('memory_remember', { sessionId: s.id, text: `lane ${lane} write ${i}`, scope: 'project' })),
+          Array.from({ length: N }, (_, i) =>
+            c.call('memory_remember', { sessionId: s.id, text: `lane ${lane} write ${i}`, scope: 'project' }),
+          ),
         ),
       ),
     );
     const ms = performance.now() - t0;
-    console.log(`two MCP processes, ${2 * N} concurrent remember calls: ${ms.toFixed(0)} ms (${((2 * N) / (ms / 1000)).toFixed(0)} writes/s)`);
+    console.log(
+      `two MCP processes, ${2 * N} concurrent remember calls: ${ms.toFixed(0)} ms (${((2 * N) / (ms / 1000)).toFixed(0)} writes/s)`,
+    );
     await Promise.all([m.close(), other.close()]);
   } finally {
     home.cleanup();

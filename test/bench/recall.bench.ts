@@ -43,7 +43,24 @@ const rnd = () => {
 };
 const pick = (n: number) => Math.floor(rnd() * n);
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'de', 'pri', 'sun', 'gal', 'bor', 'fen', 'qui', 'zu', 'mar', 'tel'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tas',
+  'vo',
+  'de',
+  'pri',
+  'sun',
+  'gal',
+  'bor',
+  'fen',
+  'qui',
+  'zu',
+  'mar',
+  'tel',
+];
 const VOCAB: string[] = [];
 for (let i = 0; VOCAB.length < 20_000; i++) {
   let w = '';
@@ -64,8 +81,7 @@ const zipfWord = () => {
   }
   return VOCAB[lo]!;
 };
-const sentence = (min: number, max: number) =>
-  Array.from({ length: min + pick(max - min + 1) }, zipfWord).join(' ');
+const sentence = (min: number, max: number) => Array.from({ length: min + pick(max - min + 1) }, zipfWord).join(' ');
 
 const sessionId = (i: number) => `bench-session-${i}`;
 const workspaceOf = (i: number) => normalizeWorkspacePath(`/tmp/evoflux-bench/ws-${i % WORKSPACES}`);
@@ -175,7 +191,9 @@ async function measureRecall(
     cpu.push((used.user + used.system) / 1000);
     recalled += r.facts.length;
   }
-  console.log(`  recall latency${label.padEnd(19)} ${fmt(times)}  avg facts/recall ${(recalled / queries.length).toFixed(2)}`);
+  console.log(
+    `  recall latency${label.padEnd(19)} ${fmt(times)}  avg facts/recall ${(recalled / queries.length).toFixed(2)}`,
+  );
   console.log(`  recall CPU per call${' '.repeat(14)} ${fmt(cpu)}`);
 }
 
@@ -196,7 +214,11 @@ async function main() {
   const file = path.join(dir, 'memory.db');
   const db = openWriter(file);
   db.pragma('synchronous = OFF');
-  const lane = createReadLane({ dbPath: file, wikiDir: path.join(dir, 'wiki'), size: Number(process.env.RECALL_BENCH_WORKERS) || undefined });
+  const lane = createReadLane({
+    dbPath: file,
+    wikiDir: path.join(dir, 'wiki'),
+    size: Number(process.env.RECALL_BENCH_WORKERS) || undefined,
+  });
   try {
     seedSessions(db);
     let have = 0;
@@ -204,7 +226,9 @@ async function main() {
       const t0 = performance.now();
       addFacts(db, have, size);
       db.pragma('wal_checkpoint(TRUNCATE)');
-      console.log(`facts: ${size.toLocaleString()} (loaded ${(size - have).toLocaleString()} in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      console.log(
+        `facts: ${size.toLocaleString()} (loaded ${(size - have).toLocaleString()} in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      );
       have = size;
       const queries = Array.from({ length: 1000 }, () => {
         const s = pick(SESSIONS);
@@ -252,7 +276,8 @@ async function main() {
         const s = pick(SESSIONS);
         return [sessionId(s), sentence(2, 5)] as const;
       });
-      for (const [s, q] of searches.slice(0, 20)) await lane.search({ sessionId: s, query: q, limit: 8, sources: ['dialogue'] });
+      for (const [s, q] of searches.slice(0, 20))
+        await lane.search({ sessionId: s, query: q, limit: 8, sources: ['dialogue'] });
       for (const sources of [['dialogue'], ['facts', 'wiki', 'dialogue']] as const) {
         const times: number[] = [];
         const cpu: number[] = [];
@@ -265,14 +290,17 @@ async function main() {
           const used = process.cpuUsage(c);
           cpu.push((used.user + used.system) / 1000);
         }
-        console.log(`  memory_search [${sources.join(',')}] ${fmt(times)}  avg hits ${(hits / searches.length).toFixed(1)}`);
+        console.log(
+          `  memory_search [${sources.join(',')}] ${fmt(times)}  avg hits ${(hits / searches.length).toFixed(1)}`,
+        );
         console.log(`    CPU per call ${fmt(cpu)}`);
       }
     }
   } finally {
     await lane.close();
     db.close();
-    if (process.env.RECALL_BENCH_KEEP) console.log("kept", file); else rmSync(dir, { recursive: true, force: true });
+    if (process.env.RECALL_BENCH_KEEP) console.log('kept', file);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -49,7 +49,9 @@ async function main() {
   let t0 = performance.now();
   upsert(100_000, (i) => sessions[i % sessions.length]!);
   const insertMs = performance.now() - t0;
-  console.log(`upsert 100k new facts with evidence:  ${insertMs.toFixed(0)} ms  (${((100_000 / insertMs) * 1000).toFixed(0)}/s, target < 5000 ms)`);
+  console.log(
+    `upsert 100k new facts with evidence:  ${insertMs.toFixed(0)} ms  (${((100_000 / insertMs) * 1000).toFixed(0)}/s, target < 5000 ms)`,
+  );
 
   t0 = performance.now();
   upsert(100_000, (i) => sessions[i % sessions.length]!);

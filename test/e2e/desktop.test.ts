@@ -5,7 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { tempHome } from '../helpers/home';
-import { cli, ensureRendererBuilt, openBrowser, screenshot, startServe, type BrowserHandle, type Served } from './support';
+import {
+  cli,
+  ensureRendererBuilt,
+  openBrowser,
+  screenshot,
+  startServe,
+  type BrowserHandle,
+  type Served,
+} from './support';
 
 /**
  * The desktop window in Debian's Chromium against `serve` (the same renderer the Electron shell
@@ -25,18 +33,69 @@ interface Seed {
 function seed(home: string): Seed {
   const kickoff = cli(home, ['sessions', 'add', '--project', 'billing', '--title', 'Billing kickoff']).id;
   cli(home, ['messages', 'add', '--session', kickoff, '--role', 'user', 'Which database should billing use?']);
-  const answer = cli(home, ['messages', 'add', '--session', kickoff, '--role', 'assistant', 'We will use Postgres 16 for billing; invoices are generated nightly.']);
+  const answer = cli(home, [
+    'messages',
+    'add',
+    '--session',
+    kickoff,
+    '--role',
+    'assistant',
+    'We will use Postgres 16 for billing; invoices are generated nightly.',
+  ]);
   const followUp = cli(home, ['sessions', 'add', '--project', 'billing', '--title', 'Billing follow-up']).id;
-  const confirm = cli(home, ['messages', 'add', '--session', followUp, '--role', 'user', 'Confirm: billing stays on Postgres 16. And I prefer concise answers.']);
+  const confirm = cli(home, [
+    'messages',
+    'add',
+    '--session',
+    followUp,
+    '--role',
+    'user',
+    'Confirm: billing stays on Postgres 16. And I prefer concise answers.',
+  ]);
   cli(home, ['messages', 'add', '--session', followUp, '--role', 'assistant', 'Confirmed.']);
-  const sideChat = cli(home, ['sessions', 'add', '--kind', 'side-chat', '--parent', followUp, '--title', 'Side question']).id;
-  cli(home, ['messages', 'add', '--session', sideChat, '--role', 'user', '--hidden', '--side-chat-context', 'Copied context: billing stays on Postgres 16.']);
+  const sideChat = cli(home, [
+    'sessions',
+    'add',
+    '--kind',
+    'side-chat',
+    '--parent',
+    followUp,
+    '--title',
+    'Side question',
+  ]).id;
+  cli(home, [
+    'messages',
+    'add',
+    '--session',
+    sideChat,
+    '--role',
+    'user',
+    '--hidden',
+    '--side-chat-context',
+    'Copied context: billing stays on Postgres 16.',
+  ]);
   cli(home, ['messages', 'add', '--session', sideChat, '--role', 'user', 'Is Postgres 16 still supported?']);
   const web = cli(home, ['sessions', 'add', '--project', 'web', '--title', 'Web app setup']).id;
   const webMsg = cli(home, ['messages', 'add', '--session', web, '--role', 'user', 'The web app is built with Vite.']);
   const extractTarget = cli(home, ['sessions', 'add', '--project', 'billing', '--title', 'Payments retries']).id;
-  cli(home, ['messages', 'add', '--session', extractTarget, '--role', 'user', 'Failed payments are retried three times.']);
-  cli(home, ['messages', 'add', '--session', extractTarget, '--role', 'assistant', 'Noted: three retries for failed payments.']);
+  cli(home, [
+    'messages',
+    'add',
+    '--session',
+    extractTarget,
+    '--role',
+    'user',
+    'Failed payments are retried three times.',
+  ]);
+  cli(home, [
+    'messages',
+    'add',
+    '--session',
+    extractTarget,
+    '--role',
+    'assistant',
+    'Noted: three retries for failed payments.',
+  ]);
 
   const fact = (session: string, message: string, scope: string, kind: string, text: string) =>
     cli(home, ['facts', 'add', '--session', session, '--message', message, '--scope', scope, '--kind', kind, text]);
@@ -61,14 +120,27 @@ function fakeModel(): Promise<{ server: Server; port: number; setHealthy(v: bool
         res.writeHead(503, { 'Content-Type': 'application/json' });
         return void res.end(JSON.stringify({ error: { message: 'model is loading' } }));
       }
-      const memories = [{ content: 'Failed payments are retried three times', kind: 'decision', scope: 'project', confidence: 'high', message: 1 }];
+      const memories = [
+        {
+          content: 'Failed payments are retried three times',
+          kind: 'decision',
+          scope: 'project',
+          confidence: 'high',
+          message: 1,
+        },
+      ];
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ memories }) } }] }));
     });
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ server, port: (server.address() as AddressInfo).port, setHealthy: (v) => (healthy = v), calls: () => calls }),
+      resolve({
+        server,
+        port: (server.address() as AddressInfo).port,
+        setHealthy: (v) => (healthy = v),
+        calls: () => calls,
+      }),
     ),
   );
 }
@@ -116,7 +188,10 @@ describe('desktop window (Chromium against serve)', () => {
     page = browser.page;
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && !m.text().includes('favicon') && pageErrors.push(m.text()));
-    page.on('response', (r) => r.status() >= 400 && pageErrors.push(`HTTP ${r.status()} ${r.url()} ${r.request().postData()}`));
+    page.on(
+      'response',
+      (r) => r.status() >= 400 && pageErrors.push(`HTTP ${r.status()} ${r.url()} ${r.request().postData()}`),
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -133,7 +208,12 @@ describe('desktop window (Chromium against serve)', () => {
     expect(page.url()).not.toContain('token=');
     expect(await page.locator('[data-testid="transport"]').innerText()).toContain('HTTP');
     expect((await factTexts(page)).sort()).toEqual(
-      ['Billing invoices are generated nightly', 'Billing uses Postgres 16', 'Prefers concise answers', 'The web app is built with Vite'].sort(),
+      [
+        'Billing invoices are generated nightly',
+        'Billing uses Postgres 16',
+        'Prefers concise answers',
+        'The web app is built with Vite',
+      ].sort(),
     );
     // Sorted by reinforcement: the fact two sessions support comes first.
     expect((await factTexts(page))[0]).toBe('Billing uses Postgres 16');
@@ -175,7 +255,9 @@ describe('desktop window (Chromium against serve)', () => {
     const focused = page.locator('.message.focused');
     await poll(() => focused.getAttribute('data-seq')).toBe(String(ids.kickoffAnswerSeq));
     expect(await focused.innerText()).toContain('We will use Postgres 16 for billing');
-    expect(await page.locator('[data-testid="session-facts"]').innerText()).toContain('Billing invoices are generated nightly');
+    expect(await page.locator('[data-testid="session-facts"]').innerText()).toContain(
+      'Billing invoices are generated nightly',
+    );
     await screenshot(page, '04-transcript-at-evidence');
   });
 
@@ -211,7 +293,9 @@ describe('desktop window (Chromium against serve)', () => {
     await page.getByRole('button', { name: 'Forget session…' }).click();
     const preview = page.locator('[data-testid="forget-preview"]');
     await preview.waitFor();
-    expect(await preview.locator('[data-testid="preview-deleted"]').innerText()).toContain('Billing invoices are generated nightly');
+    expect(await preview.locator('[data-testid="preview-deleted"]').innerText()).toContain(
+      'Billing invoices are generated nightly',
+    );
     const kept = await preview.locator('[data-testid="preview-kept"]').innerText();
     expect(kept).toContain('Billing uses Postgres 16');
     expect(kept).toContain('reinforcement becomes 1');
@@ -247,7 +331,9 @@ describe('desktop window (Chromium against serve)', () => {
     await screenshot(page, '08-extraction-failed');
     model.setHealthy(true);
     await row.getByRole('button', { name: 'Retry' }).click();
-    await poll(() => page.locator('[data-testid="extraction-result"]').innerText()).toContain('Payments retries: Stored 1 fact (1 new');
+    await poll(() => page.locator('[data-testid="extraction-result"]').innerText()).toContain(
+      'Payments retries: Stored 1 fact (1 new',
+    );
     await poll(() => row.getAttribute('data-status')).not.toBe('failed');
     await screenshot(page, '09-extraction-retried');
     await page.goto(`${served.url}/#/facts?q=retried`);
@@ -341,7 +427,12 @@ describe('desktop window (Chromium against serve)', () => {
   it('pages and virtualizes a long fact list', async () => {
     const bulk = (await api(served, 'sessions.create', { projectId: 'bulk', title: 'Bulk' })).id;
     for (let i = 0; i < 700; i++) {
-      await api(served, 'facts.add', { sessionId: bulk, scope: 'project', kind: 'fact', text: `Bulk fact number ${i}` });
+      await api(served, 'facts.add', {
+        sessionId: bulk,
+        scope: 'project',
+        kind: 'fact',
+        text: `Bulk fact number ${i}`,
+      });
     }
     await page.goto(`${served.url}/#/facts?scope=project&key=bulk`);
     const list = page.locator('[data-testid="facts-list"]');

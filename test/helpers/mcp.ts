@@ -15,7 +15,11 @@ export interface McpSession {
 }
 
 /** Spawns the real `evoflux-memory mcp --home DIR` and connects the SDK's own client to it. */
-export async function connectMcp(home: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<McpSession> {
+export async function connectMcp(
+  home: string,
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--home', home, ...extraArgs],
@@ -42,4 +46,5 @@ export async function connectMcp(home: string, extraArgs: string[] = [], env: No
 }
 
 export const errorText = (r: CallToolResult): string => (r.content[0] as { text: string }).text;
-export const errorMeta = (r: CallToolResult) => (r._meta?.['evoflux/error'] ?? null) as { code: string; field?: string; message: string } | null;
+export const errorMeta = (r: CallToolResult) =>
+  (r._meta?.['evoflux/error'] ?? null) as { code: string; field?: string; message: string } | null;

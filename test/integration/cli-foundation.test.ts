@@ -15,8 +15,25 @@ describe('CLI: sessions, messages, facts, forget', () => {
     const s2 = cli('sessions', 'add', '--project', 'p1', '--json').json();
     const m = cli('messages', 'add', '--session', s1.id, '--role', 'user', 'We', 'use', 'Bun', '--json').json();
     expect(m).toMatchObject({ seq: 1, content: 'We use Bun' });
-    const f1 = cli('facts', 'add', '--session', s1.id, '--message', m.id, '--scope', 'user', '--kind', 'decision', 'Use Bun', '--json').json();
-    expect(f1.fact).toMatchObject({ scope: 'project', requestedScope: 'user', coercionReason: 'technical-kind-not-user' });
+    const f1 = cli(
+      'facts',
+      'add',
+      '--session',
+      s1.id,
+      '--message',
+      m.id,
+      '--scope',
+      'user',
+      '--kind',
+      'decision',
+      'Use Bun',
+      '--json',
+    ).json();
+    expect(f1.fact).toMatchObject({
+      scope: 'project',
+      requestedScope: 'user',
+      coercionReason: 'technical-kind-not-user',
+    });
     cli('facts', 'add', '--session', s2.id, '--scope', 'project', '--kind', 'decision', 'use bun');
     cli('facts', 'add', '--session', s1.id, '--scope', 'project', 'Only in one');
 
@@ -57,7 +74,9 @@ describe('CLI: sessions, messages, facts, forget', () => {
       expect(r.stdout).toBe('');
     }
     const bad = cli('facts', 'show', '--fact', 'x', '--json');
-    expect(JSON.parse(bad.stderr)).toEqual({ error: { code: 'not_found', message: 'fact not found: x', field: 'factId' } });
+    expect(JSON.parse(bad.stderr)).toEqual({
+      error: { code: 'not_found', message: 'fact not found: x', field: 'factId' },
+    });
     expect(cli('facts', 'list', '--json').json().facts.length).toBe(before);
     const unknown = cli('flarp');
     expect(unknown.status).toBe(2);

@@ -20,4 +20,3 @@ export function child(args: string[]) {
     });
   return { proc: p, exited, line, output: () => out, errors: () => err };
 }
-

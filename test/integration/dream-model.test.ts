@@ -52,8 +52,16 @@ describe('model consolidator (OpenAI-compatible endpoint)', () => {
     const slug = `session-${idSlug(session.id)}`;
     reply = () => ({
       operations: [
-        { op: 'write', path: `sources/${slug}.md`, content: `---\ndescription: caching choice\nupdated: 2026-01-01\n---\n# ${slug}\n\n[[redis]]\n` },
-        { op: 'write', path: 'entities/redis.md', content: '---\ndescription: Redis cache\nupdated: 2026-01-01\n---\n# Redis\n' },
+        {
+          op: 'write',
+          path: `sources/${slug}.md`,
+          content: `---\ndescription: caching choice\nupdated: 2026-01-01\n---\n# ${slug}\n\n[[redis]]\n`,
+        },
+        {
+          op: 'write',
+          path: 'entities/redis.md',
+          content: '---\ndescription: Redis cache\nupdated: 2026-01-01\n---\n# Redis\n',
+        },
       ],
     });
     const r = await t.run('dream.run', { drain: true });

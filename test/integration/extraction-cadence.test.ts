@@ -138,12 +138,16 @@ describe('extraction input window', () => {
       'We decided to use Postgres for storage.',
       'We decided to use Redis for sessions.',
     ]);
-    const evidence = async (text: string) => (await t.run('facts.get', { factId: facts.find((f) => f.text.includes(text))!.id })).evidence;
+    const evidence = async (text: string) =>
+      (await t.run('facts.get', { factId: facts.find((f) => f.text.includes(text))!.id })).evidence;
     expect((await evidence('Postgres'))[0]).toMatchObject({ sessionId: s.id, messageId: visible.id });
     expect((await evidence('Redis'))[0]!.messageId).toBe(summary.id);
     // The cursor moved past every row, skipped ones included, so nothing is read twice.
     expect(getCursor(t.engine.db, s.id)!.cursorSeq).toBe(compacted.seq);
-    expect(await t.run('extraction.run', { sessionId: s.id })).toMatchObject({ outcome: 'nothing-new', messagesRead: 0 });
+    expect(await t.run('extraction.run', { sessionId: s.id })).toMatchObject({
+      outcome: 'nothing-new',
+      messagesRead: 0,
+    });
   });
 
   it('bounds the window by messages and characters and works through a backlog window by window', async () => {
@@ -153,7 +157,8 @@ describe('extraction input window', () => {
     const t = openTestEngine({ settings });
     open.push(t);
     const s = await t.run('sessions.create', {});
-    for (let n = 1; n <= 10; n++) await t.run('messages.add', { sessionId: s.id, role: 'user', content: `We decided to use tool number ${n}.` });
+    for (let n = 1; n <= 10; n++)
+      await t.run('messages.add', { sessionId: s.id, role: 'user', content: `We decided to use tool number ${n}.` });
     const first = await t.run('extraction.run', { sessionId: s.id });
     expect(first).toMatchObject({ windows: 2, messagesRead: 8, factsStored: 8, behind: true, cursorSeq: 8 });
     const second = await t.run('extraction.run', { sessionId: s.id });

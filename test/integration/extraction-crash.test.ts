@@ -30,7 +30,10 @@ describe('SIGKILL mid-extraction, then restart', () => {
   it('commits nothing from the killed run, reclaims its lease, and never duplicates evidence', async () => {
     const home = tempHome();
     try {
-      writeFileSync(path.join(home.dir, 'settings.yaml'), stringify({ llm: { baseUrl: server.url, model: 'm', maxRetries: 0 } }));
+      writeFileSync(
+        path.join(home.dir, 'settings.yaml'),
+        stringify({ llm: { baseUrl: server.url, model: 'm', maxRetries: 0 } }),
+      );
       const session = runCli(['sessions', 'add', '--project', 'p1', '--home', home.dir, '--json']).json();
       const say = (role: string, text: string) => {
         const r = runCli(['messages', 'add', '--session', session.id, '--role', role, text, '--home', home.dir]);
@@ -40,7 +43,11 @@ describe('SIGKILL mid-extraction, then restart', () => {
       say('assistant', 'Okay.');
 
       // Run 1 completes in its own process.
-      server.enqueue(memoriesReply([{ content: 'Deploys go through the release branch.', kind: 'convention', scope: 'project', message: 1 }]));
+      server.enqueue(
+        memoriesReply([
+          { content: 'Deploys go through the release branch.', kind: 'convention', scope: 'project', message: 1 },
+        ]),
+      );
       const run1 = await runCliAsync(['extract', 'run', '--session', session.id, '--home', home.dir, '--json']);
       expect(run1.status, run1.stderr).toBe(0);
       expect(JSON.parse(run1.stdout)).toMatchObject({ outcome: 'stored', factsStored: 1, cursorSeq: 2 });
@@ -50,7 +57,10 @@ describe('SIGKILL mid-extraction, then restart', () => {
 
       // Run 2 is killed while it holds the lease and waits on the model.
       let release!: () => void;
-      server.enqueue({ ...memoriesReply([{ content: 'never committed' }]), until: new Promise<void>((r) => (release = r)) });
+      server.enqueue({
+        ...memoriesReply([{ content: 'never committed' }]),
+        until: new Promise<void>((r) => (release = r)),
+      });
       const arrived = server.nextRequest();
       const child = spawn(process.execPath, [BIN, 'extract', 'run', '--session', session.id, '--home', home.dir], {
         env: { ...process.env, EVOFLUX_HOME: '' },
@@ -81,7 +91,13 @@ describe('SIGKILL mid-extraction, then restart', () => {
           ]),
         );
         const retry = await t.run('extraction.retry', { sessionId: session.id });
-        expect(retry).toMatchObject({ outcome: 'stored', factsStored: 2, factsCreated: 1, factsReinforced: 0, messagesRead: 2 });
+        expect(retry).toMatchObject({
+          outcome: 'stored',
+          factsStored: 2,
+          factsCreated: 1,
+          factsReinforced: 0,
+          messagesRead: 2,
+        });
         const evidence = t.engine.db
           .prepare('SELECT fact_seq, count(*) AS n FROM memory_fact_evidence GROUP BY fact_seq')
           .all() as { n: number }[];

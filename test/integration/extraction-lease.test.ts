@@ -66,10 +66,16 @@ describe('lease between two real processes', () => {
     const sessionId = await sessionWithTurns(setup, 2);
     await setup.engine.close();
     engines.splice(0);
-    writeFileSync(path.join(home, 'settings.yaml'), stringify({ llm: { baseUrl: server.url, model: 'test-model', maxRetries: 0 } }));
+    writeFileSync(
+      path.join(home, 'settings.yaml'),
+      stringify({ llm: { baseUrl: server.url, model: 'test-model', maxRetries: 0 } }),
+    );
 
     const held = hold();
-    server.enqueue({ ...memoriesReply([{ content: 'The API is versioned under /v2.', kind: 'fact', scope: 'project', message: 2 }]), until: held.until });
+    server.enqueue({
+      ...memoriesReply([{ content: 'The API is versioned under /v2.', kind: 'fact', scope: 'project', message: 2 }]),
+      until: held.until,
+    });
     const arrived = server.nextRequest();
     const first = spawn(process.execPath, [BIN, 'extract', 'run', '--session', sessionId, '--home', home, '--json'], {
       env: { ...process.env, EVOFLUX_HOME: '' },
@@ -85,10 +91,14 @@ describe('lease between two real processes', () => {
     });
     expect(second.status).toBe(1);
     expect(second.stderr).toMatch(/already running \(lease held by [^ ]+:\d+:/);
-    const status = spawnSync(process.execPath, [BIN, 'extract', 'status', '--session', sessionId, '--home', home, '--json'], {
-      encoding: 'utf8',
-      env: { ...process.env, EVOFLUX_HOME: '' },
-    });
+    const status = spawnSync(
+      process.execPath,
+      [BIN, 'extract', 'status', '--session', sessionId, '--home', home, '--json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, EVOFLUX_HOME: '' },
+      },
+    );
     const row = JSON.parse(status.stdout).sessions[0];
     expect(row).toMatchObject({ status: 'processing', leaseLive: true, attempts: 1 });
     expect(row.leaseOwner).toContain(`:${first.pid}:`);
@@ -97,7 +107,12 @@ describe('lease between two real processes', () => {
     expect(await firstExit).toBe(0);
     expect(JSON.parse(firstOut)).toMatchObject({ outcome: 'stored', factsStored: 1 });
     const check = engineOn(home, new ManualClock(Date.now()));
-    expect(getCursor(check.engine.db, sessionId)).toMatchObject({ status: 'idle', leaseOwner: null, attempts: 1, cursorSeq: 4 });
+    expect(getCursor(check.engine.db, sessionId)).toMatchObject({
+      status: 'idle',
+      leaseOwner: null,
+      attempts: 1,
+      cursorSeq: 4,
+    });
     const facts = await check.run('facts.list', { sessionId });
     expect(facts.facts.map((f) => f.text)).toEqual(['The API is versioned under /v2.']);
     const evidence = (await check.run('facts.get', { factId: facts.facts[0]!.id })).evidence;
@@ -113,7 +128,10 @@ describe('stale lease, injected clock', () => {
     const a = engineOn(home, clockA);
     const sessionId = await sessionWithTurns(a, 1);
     const held = hold();
-    server.enqueue({ ...memoriesReply([{ content: 'Stale run fact', kind: 'fact', scope: 'project' }]), until: held.until });
+    server.enqueue({
+      ...memoriesReply([{ content: 'Stale run fact', kind: 'fact', scope: 'project' }]),
+      until: held.until,
+    });
     const arrived = server.nextRequest();
     const runA = a.run('extraction.run', { sessionId });
     await arrived;
@@ -173,7 +191,13 @@ describe('failure and retry', () => {
     await Promise.all(t.engine.extraction.pending());
     expect(server.requests.length - before).toBe(1);
     let state = getCursor(t.engine.db, sessionId)!;
-    expect(state).toMatchObject({ status: 'failed', cursorSeq: 0, lastResponseCount: 0, attempts: 1, consecutiveFailures: 1 });
+    expect(state).toMatchObject({
+      status: 'failed',
+      cursorSeq: 0,
+      lastResponseCount: 0,
+      attempts: 1,
+      consecutiveFailures: 1,
+    });
     expect(state.lastError).toMatch(/HTTP 500/);
     expect(state.nextAttemptAt).toBe(clock.now() + settings.extraction.retryBaseMs);
 
@@ -186,12 +210,21 @@ describe('failure and retry', () => {
     // A second failure doubles the wait.
     clock.advance(settings.extraction.retryBaseMs);
     server.enqueue({ content: 'not json at all' });
-    expect((await t.engine.extraction.retryDue())[0]).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/invalid JSON/) });
+    expect((await t.engine.extraction.retryDue())[0]).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringMatching(/invalid JSON/),
+    });
     state = getCursor(t.engine.db, sessionId)!;
-    expect(state).toMatchObject({ consecutiveFailures: 2, cursorSeq: 0, nextAttemptAt: clock.now() + 2 * settings.extraction.retryBaseMs });
+    expect(state).toMatchObject({
+      consecutiveFailures: 2,
+      cursorSeq: 0,
+      nextAttemptAt: clock.now() + 2 * settings.extraction.retryBaseMs,
+    });
 
     clock.advance(2 * settings.extraction.retryBaseMs);
-    server.enqueue(memoriesReply([{ content: 'We ship on Tuesdays.', kind: 'decision', scope: 'project', message: 5 }]));
+    server.enqueue(
+      memoriesReply([{ content: 'We ship on Tuesdays.', kind: 'decision', scope: 'project', message: 5 }]),
+    );
     const [ok] = await t.engine.extraction.retryDue();
     expect(ok).toMatchObject({ outcome: 'stored', factsStored: 1, cursorSeq: 7 });
     expect(getCursor(t.engine.db, sessionId)).toMatchObject({
@@ -208,8 +241,13 @@ describe('failure and retry', () => {
     const t = engineOn(newHome(), new ManualClock());
     const sessionId = await sessionWithTurns(t, 1);
     server.enqueue(memoriesReply(Array.from({ length: 9 }, (_, i) => ({ content: `fact ${i}` }))));
-    expect(await t.run('extraction.run', { sessionId })).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/memories/) });
-    server.enqueue(memoriesReply([{ content: 'Deploys go through the release branch.', kind: 'convention', scope: 'project' }]));
+    expect(await t.run('extraction.run', { sessionId })).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringMatching(/memories/),
+    });
+    server.enqueue(
+      memoriesReply([{ content: 'Deploys go through the release branch.', kind: 'convention', scope: 'project' }]),
+    );
     expect(await t.run('extraction.retry', { sessionId })).toMatchObject({ outcome: 'stored', factsStored: 1 });
     await expect(t.run('extraction.retry', { sessionId })).rejects.toMatchObject({ code: 'conflict' });
   });

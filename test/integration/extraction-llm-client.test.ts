@@ -27,10 +27,14 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
 
 describe('OpenAI-compatible client against a real HTTP server', () => {
   it('a good reply is parsed and validated; the request carries model, token cap and key', async () => {
-    server.enqueue(memoriesReply([{ content: 'Uses pnpm', kind: 'convention', scope: 'project', confidence: 'high', message: 3 }]));
+    server.enqueue(
+      memoriesReply([{ content: 'Uses pnpm', kind: 'convention', scope: 'project', confidence: 'high', message: 3 }]),
+    );
     const before = server.requests.length;
     const reply = await client().chatJson(user, extractionReply, opts);
-    expect(reply.memories).toEqual([{ content: 'Uses pnpm', kind: 'convention', scope: 'project', confidence: 'high', message: 3 }]);
+    expect(reply.memories).toEqual([
+      { content: 'Uses pnpm', kind: 'convention', scope: 'project', confidence: 'high', message: 3 },
+    ]);
     const req = server.requests[before]!;
     expect(req.url).toBe('/v1/chat/completions');
     expect(req.headers.authorization).toBe('Bearer k-123');
@@ -78,10 +82,19 @@ describe('OpenAI-compatible client against a real HTTP server', () => {
   });
 
   it('500 then success: retried, and the second answer is used', async () => {
-    server.enqueue({ status: 500, rawBody: '{"error":"boom"}' }, { status: 503, rawBody: '' }, memoriesReply([{ content: 'ok fact' }]));
+    server.enqueue(
+      { status: 500, rawBody: '{"error":"boom"}' },
+      { status: 503, rawBody: '' },
+      memoriesReply([{ content: 'ok fact' }]),
+    );
     const before = server.requests.length;
     const reply = await client().chatJson(user, extractionReply, opts);
-    expect(reply.memories[0]).toMatchObject({ content: 'ok fact', kind: 'fact', scope: 'session', confidence: 'medium' });
+    expect(reply.memories[0]).toMatchObject({
+      content: 'ok fact',
+      kind: 'fact',
+      scope: 'session',
+      confidence: 'medium',
+    });
     expect(server.requests.length - before).toBe(3);
   });
 
@@ -122,7 +135,13 @@ describe('OpenAI-compatible client against a real HTTP server', () => {
     server.enqueue(memoriesReply([]));
     const before = server.requests.length;
     await extractor.extract(
-      { sessionId: 's', entries: [{ messageId: 'm', seq: 1, role: 'user', text: 'hi' }], text: '', lastSeq: 1, truncated: false },
+      {
+        sessionId: 's',
+        entries: [{ messageId: 'm', seq: 1, role: 'user', text: 'hi' }],
+        text: '',
+        lastSeq: 1,
+        truncated: false,
+      },
       new AbortController().signal,
     );
     const req = server.requests[before]!;
@@ -141,7 +160,13 @@ describe('OpenAI-compatible client against a real HTTP server', () => {
     server.enqueue(memoriesReply([]));
     const before = server.requests.length;
     await extractorFromSettings(settings, {}).extract(
-      { sessionId: 's', entries: [{ messageId: 'm', seq: 4, role: 'user', text: `my token is ${key}, keep tabs` }], text: '', lastSeq: 4, truncated: false },
+      {
+        sessionId: 's',
+        entries: [{ messageId: 'm', seq: 4, role: 'user', text: `my token is ${key}, keep tabs` }],
+        text: '',
+        lastSeq: 4,
+        truncated: false,
+      },
       new AbortController().signal,
     );
     const prompt: string = server.requests[before]!.body.messages[0].content;

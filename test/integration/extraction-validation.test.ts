@@ -37,7 +37,13 @@ describe('every candidate is validated before it is stored', () => {
         { content: `The OpenAI key is ${openaiKey}`, kind: 'fact', scope: 'project' },
         { content: 'The staging password: hunter2', kind: 'fact', scope: 'project' },
         { content: 'Use postgres://admin:s3cret@db.internal/app for reports', kind: 'fact', scope: 'project' },
-        { content: 'We use trunk-based development.', kind: 'decision', scope: 'user', confidence: 'high', message: m.seq },
+        {
+          content: 'We use trunk-based development.',
+          kind: 'decision',
+          scope: 'user',
+          confidence: 'high',
+          message: m.seq,
+        },
         { content: 'User prefers dark mode.', kind: 'preference', scope: 'user' },
         { content: 'Lives in the folder scope', kind: 'fact', scope: 'folder' },
         { content: 'x', kind: 'fact' },
@@ -46,7 +52,13 @@ describe('every candidate is validated before it is stored', () => {
     );
     const r = await e.run('extraction.run', { sessionId: s.id });
     expect(r).toMatchObject({ outcome: 'stored', candidates: 8, factsStored: 3, rejected: 5 });
-    expect(r.rejections).toEqual({ 'secret:openai-key': 1, 'secret:credential-assignment': 1, 'secret:connection-string': 1, 'too-short': 1, 'invalid-kind': 1 });
+    expect(r.rejections).toEqual({
+      'secret:openai-key': 1,
+      'secret:credential-assignment': 1,
+      'secret:connection-string': 1,
+      'too-short': 1,
+      'invalid-kind': 1,
+    });
     expect(getCursor(e.engine.db, s.id)).toMatchObject({ candidatesRejected: 5, factsStored: 3 });
 
     const facts = (await e.run('facts.list', { limit: 50 })).facts;
@@ -59,7 +71,11 @@ describe('every candidate is validated before it is stored', () => {
       origin: 'extraction',
     });
     expect(byText('User prefers dark mode.')).toMatchObject({ scope: 'user', requestedScope: null });
-    expect(byText('Lives in the folder scope')).toMatchObject({ scope: 'project', requestedScope: 'folder', coercionReason: 'scope-unavailable' });
+    expect(byText('Lives in the folder scope')).toMatchObject({
+      scope: 'project',
+      requestedScope: 'folder',
+      coercionReason: 'scope-unavailable',
+    });
     expect(facts.some((f) => /hunter2|s3cret|sk-/.test(f.text))).toBe(false);
     const evidence = (await e.run('facts.get', { factId: byText('We use trunk-based development.').id })).evidence;
     expect(evidence[0]!.messageId).toBe(m.id);

@@ -14,7 +14,7 @@ function killWhenMid(dbFile: string, sessionId: string): Promise<NodeJS.Signals 
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', CHILD, dbFile, sessionId], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const guard = setTimeout(() => child.kill("SIGKILL"), 170_000);
+    const guard = setTimeout(() => child.kill('SIGKILL'), 170_000);
     child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('mid')) child.kill('SIGKILL');
       if (chunk.toString().includes('done')) reject(new Error('child finished before it could be killed'));
@@ -32,9 +32,20 @@ describe('forget survives SIGKILL mid-transaction', () => {
       const scopes = resolveScopes(t.engine.db, victim.id);
       const keeperScopes = resolveScopes(t.engine.db, keeper.id);
       for (let i = 0; i < 2000; i++) {
-        const o = { text: `fact number ${i}`, kind: 'fact' as const, confidence: 'medium' as const, origin: 'manual' as const, messageId: null };
+        const o = {
+          text: `fact number ${i}`,
+          kind: 'fact' as const,
+          confidence: 'medium' as const,
+          origin: 'manual' as const,
+          messageId: null,
+        };
         recordFact(t.engine.db, { ...o, target: coerceScope(scopes, 'project', 'fact'), sessionId: victim.id }, 1);
-        if (i % 4 === 0) recordFact(t.engine.db, { ...o, target: coerceScope(keeperScopes, 'project', 'fact'), sessionId: keeper.id }, 1);
+        if (i % 4 === 0)
+          recordFact(
+            t.engine.db,
+            { ...o, target: coerceScope(keeperScopes, 'project', 'fact'), sessionId: keeper.id },
+            1,
+          );
       }
     });
     const dbFile = t.engine.paths.db;
@@ -47,7 +58,9 @@ describe('forget survives SIGKILL mid-transaction', () => {
     expect(db.pragma('foreign_key_check')).toEqual([]);
     // Nothing of the interrupted forget is visible: the session and all its evidence are intact.
     expect(db.prepare('SELECT count(*) AS n FROM sessions WHERE id = ?').get(victim.id)).toEqual({ n: 1 });
-    expect(db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE session_id = ?').get(victim.id)).toEqual({ n: 2000 });
+    expect(db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE session_id = ?').get(victim.id)).toEqual({
+      n: 2000,
+    });
     expect(db.prepare('SELECT count(*) AS n FROM memory_facts').get()).toEqual({ n: 2000 });
     db.close();
 

@@ -6,7 +6,12 @@ import { RecallIndexMaintenance } from '../../src/main/memory/recall/index-maint
 
 /** Everything SQLite keeps on disk for the home's database, as bytes. */
 const storeBytes = (home: string): Buffer =>
-  Buffer.concat(['memory.db', 'memory.db-wal'].map((f) => `${home}/${f}`).filter(existsSync).map((f) => readFileSync(f)));
+  Buffer.concat(
+    ['memory.db', 'memory.db-wal']
+      .map((f) => `${home}/${f}`)
+      .filter(existsSync)
+      .map((f) => readFileSync(f)),
+  );
 
 describe('forget leaves no copy of what it forgot on disk', () => {
   const resources = testResources();
@@ -16,9 +21,22 @@ describe('forget leaves no copy of what it forgot on disk', () => {
   async function seed(engine: TestEngine) {
     const doomed = await engine.run('sessions.create', { workspace: '/srv/quillfeather', title: 'Quillfeather talks' });
     const bystander = await engine.run('sessions.create', { projectId: 'p' });
-    const m = await engine.run('messages.add', { sessionId: doomed.id, role: 'user', content: 'Quillfeather renegotiates the Marzipan contract' });
-    await engine.run('facts.add', { sessionId: doomed.id, messageId: m.id, scope: 'workspace', text: 'Quillfeather is renegotiating the Marzipan contract' });
-    await engine.run('facts.add', { sessionId: bystander.id, scope: 'project', text: 'Bystander keeps its Pemberton notes' });
+    const m = await engine.run('messages.add', {
+      sessionId: doomed.id,
+      role: 'user',
+      content: 'Quillfeather renegotiates the Marzipan contract',
+    });
+    await engine.run('facts.add', {
+      sessionId: doomed.id,
+      messageId: m.id,
+      scope: 'workspace',
+      text: 'Quillfeather is renegotiating the Marzipan contract',
+    });
+    await engine.run('facts.add', {
+      sessionId: bystander.id,
+      scope: 'project',
+      text: 'Bystander keeps its Pemberton notes',
+    });
     // Everything so far is checkpointed into memory.db, where a plain delete would leave it in free space.
     expect(truncateWal(engine.engine.db)).toBe(true);
     expect(storeBytes(engine.home).includes('Marzipan contract')).toBe(true);
@@ -44,11 +62,15 @@ describe('forget leaves no copy of what it forgot on disk', () => {
     const home = resources.home();
     const cli = resources.engine({ home });
     const doomed = await seed(cli);
-    await cli.run('facts.delete', { factId: (await cli.run('facts.list', { scope: 'workspace', limit: 1 })).facts[0]!.id });
+    await cli.run('facts.delete', {
+      factId: (await cli.run('facts.list', { scope: 'workspace', limit: 1 })).facts[0]!.id,
+    });
     await cli.run('sessions.delete', { sessionId: doomed.id });
     await cli.engine.close();
     expect(storeBytes(home).includes('Marzipan')).toBe(false);
     const t = resources.engine({ home });
-    expect((await t.run('facts.list', { limit: 10 })).facts.map((f) => f.text)).toEqual(['Bystander keeps its Pemberton notes']);
+    expect((await t.run('facts.list', { limit: 10 })).facts.map((f) => f.text)).toEqual([
+      'Bystander keeps its Pemberton notes',
+    ]);
   });
 });

@@ -15,14 +15,24 @@ interface Reply {
 }
 
 /** A raw request, so the test controls the Host header exactly (fetch would not let it). */
-function send(port: number, method: string, urlPath: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function send(
+  port: number,
+  method: string,
+  urlPath: string,
+  opts: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: urlPath, headers: { Host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method, path: urlPath, headers: { Host: `127.0.0.1:${port}`, ...opts.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) }),
+        );
+      },
+    );
     req.on('error', reject);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
@@ -66,14 +76,24 @@ describe('HTTP door', () => {
     expect(created.status).toBe(200);
     const session = created.json();
     expect(session).toMatchObject({ kind: 'top-level', projectId: 'p1', title: 'over http' });
-    const added = await post('facts.add', { sessionId: session.id, text: 'HTTP facts land', scope: 'project', kind: 'decision' });
+    const added = await post('facts.add', {
+      sessionId: session.id,
+      text: 'HTTP facts land',
+      scope: 'project',
+      kind: 'decision',
+    });
     expect(added.status).toBe(200);
     expect(added.json()).toMatchObject({ created: true, fact: { scope: 'project', scopeKey: 'p1' } });
     const listed = await post('facts.list', { scope: 'project', scopeKey: 'p1' });
     expect(listed.json().facts.map((f: { text: string }) => f.text)).toEqual(['HTTP facts land']);
-    const viaGet = await send(server.port, 'GET', `/api/commands/facts.list?input=${encodeURIComponent(JSON.stringify({ scope: 'project', scopeKey: 'p1' }))}`, {
-      headers: { Authorization: `Bearer ${server.token}` },
-    });
+    const viaGet = await send(
+      server.port,
+      'GET',
+      `/api/commands/facts.list?input=${encodeURIComponent(JSON.stringify({ scope: 'project', scopeKey: 'p1' }))}`,
+      {
+        headers: { Authorization: `Bearer ${server.token}` },
+      },
+    );
     expect(viaGet.status).toBe(200);
     expect(viaGet.json().facts).toHaveLength(1);
   });
@@ -83,23 +103,43 @@ describe('HTTP door', () => {
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
     expect(none.json().error).toMatchObject({ code: 'forbidden', field: 'authorization' });
-    const wrong = await post('sessions.create', { title: 'sneaky' }, { Authorization: `Bearer ${'x'.repeat(43)}`, 'Content-Type': 'application/json' });
+    const wrong = await post(
+      'sessions.create',
+      { title: 'sneaky' },
+      { Authorization: `Bearer ${'x'.repeat(43)}`, 'Content-Type': 'application/json' },
+    );
     expect(wrong.status).toBe(401);
-    const almost = await post('sessions.create', { title: 'sneaky' }, { Authorization: server.token, 'Content-Type': 'application/json' });
+    const almost = await post(
+      'sessions.create',
+      { title: 'sneaky' },
+      { Authorization: server.token, 'Content-Type': 'application/json' },
+    );
     expect(almost.status).toBe(401);
     const list = await post('sessions.list', {});
     expect(list.json().sessions.some((s: { title: string }) => s.title === 'sneaky')).toBe(false);
   });
 
   it('checks the Host header (DNS rebinding) before anything else', async () => {
-    for (const host of ['evil.example', `evil.example:${server.port}`, `127.0.0.1:${server.port + 1}`, '127.0.0.1', `[::1]:${server.port}`]) {
-      const r = await send(server.port, 'POST', '/api/commands/sessions.list', { headers: { ...auth(), Host: host }, body: '{}' });
+    for (const host of [
+      'evil.example',
+      `evil.example:${server.port}`,
+      `127.0.0.1:${server.port + 1}`,
+      '127.0.0.1',
+      `[::1]:${server.port}`,
+    ]) {
+      const r = await send(server.port, 'POST', '/api/commands/sessions.list', {
+        headers: { ...auth(), Host: host },
+        body: '{}',
+      });
       expect(r.status, host).toBe(403);
       expect(r.json().error.field).toBe('host');
       const page = await send(server.port, 'GET', '/', { headers: { Host: host } });
       expect(page.status, host).toBe(403);
     }
-    const local = await send(server.port, 'POST', '/api/commands/sessions.list', { headers: { ...auth(), Host: `localhost:${server.port}` }, body: '{}' });
+    const local = await send(server.port, 'POST', '/api/commands/sessions.list', {
+      headers: { ...auth(), Host: `localhost:${server.port}` },
+      body: '{}',
+    });
     expect(local.status).toBe(200);
   });
 
@@ -119,7 +159,9 @@ describe('HTTP door', () => {
     });
     expect(form.status).toBe(400);
     expect(form.json().error.field).toBe('content-type');
-    const mutatingGet = await send(server.port, 'GET', '/api/commands/sessions.create', { headers: { Authorization: `Bearer ${server.token}` } });
+    const mutatingGet = await send(server.port, 'GET', '/api/commands/sessions.create', {
+      headers: { Authorization: `Bearer ${server.token}` },
+    });
     expect(mutatingGet.status).toBe(400);
     expect(mutatingGet.headers.allow).toBe('POST');
   });
@@ -146,7 +188,9 @@ describe('HTTP door', () => {
     expect(index.headers['x-frame-options']).toBe('DENY');
     // The token is never in the page: it travels in the URL fragment only.
     expect(index.body).not.toContain(server.token);
-    expect((await send(server.port, 'GET', '/assets/app.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await send(server.port, 'GET', '/assets/app.js')).headers['content-type']).toBe(
+      'text/javascript; charset=utf-8',
+    );
     expect((await send(server.port, 'GET', '/assets/app.css')).headers['content-type']).toBe('text/css; charset=utf-8');
     for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt']) {
       const r = await send(server.port, 'GET', p);

@@ -43,7 +43,9 @@ describe('SIGKILL mid-import, then restart', () => {
       writeLegacyNotes(notes, ids, { unique: UNIQUE, shared: SHARED, files: 7 });
 
       // The child imports and reports each committed session; kill it a third of the way in.
-      const child = spawn(process.execPath, ['--require', 'tsx/cjs', CHILD, home.dir, notes], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--require', 'tsx/cjs', CHILD, home.dir, notes], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let seen = 0;
       let out = '';
       const killedAt = await new Promise<number>((resolve, reject) => {
@@ -63,7 +65,9 @@ describe('SIGKILL mid-import, then restart', () => {
 
       const t = openTestEngine({ home: home.dir, clock });
       try {
-        const committed = (t.engine.db.prepare('SELECT count(*) AS n FROM legacy_import_sessions').get() as { n: number }).n;
+        const committed = (
+          t.engine.db.prepare('SELECT count(*) AS n FROM legacy_import_sessions').get() as { n: number }
+        ).n;
         expect(committed).toBeGreaterThanOrEqual(killedAt);
         expect(committed).toBeLessThan(SESSIONS);
 
@@ -74,7 +78,8 @@ describe('SIGKILL mid-import, then restart', () => {
         expect(existsSync(sentinelPath(t.engine.paths))).toBe(true);
 
         // Exactly one evidence row per (fact, session) and reinforcement = supporting sessions.
-        const evidence = (t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence').get() as { n: number }).n;
+        const evidence = (t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence').get() as { n: number })
+          .n;
         expect(evidence).toBe(SESSIONS * (UNIQUE + SHARED));
         const facts = (t.engine.db.prepare('SELECT count(*) AS n FROM memory_facts').get() as { n: number }).n;
         expect(facts).toBe(SESSIONS * UNIQUE + 3 * SHARED);

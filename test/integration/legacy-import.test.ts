@@ -56,7 +56,10 @@ describe('legacy import', () => {
   async function sampleHome(withProject = true) {
     const home = newHome();
     const t = engineIn(home);
-    await t.run('sessions.create', { id: S1, ...(withProject ? { projectId: 'billing' } : { folderId: 'work-folder' }) });
+    await t.run('sessions.create', {
+      id: S1,
+      ...(withProject ? { projectId: 'billing' } : { folderId: 'work-folder' }),
+    });
     await t.run('sessions.create', { id: S2, workspace: '/tmp/legacy-ws' });
     return t;
   }
@@ -64,7 +67,16 @@ describe('legacy import', () => {
   it('imports each bullet as a local fact with evidence at its source session, never user scope', async () => {
     const t = await sampleHome();
     const r = await t.run('import.legacy', { from: SAMPLE });
-    expect(r).toMatchObject({ skipped: false, files: 2, bullets: 8, sessions: 2, sessionsMissing: 0, facts: 7, factsCreated: 7, rejected: 0 });
+    expect(r).toMatchObject({
+      skipped: false,
+      files: 2,
+      bullets: 8,
+      sessions: 2,
+      sessionsMissing: 0,
+      facts: 7,
+      factsCreated: 7,
+      rejected: 0,
+    });
     expect(r.sentinel).toBe(sentinelPath(t.engine.paths));
     const all = (await t.run('facts.list', { limit: 100 })).facts;
     expect(all).toHaveLength(7);
@@ -72,7 +84,11 @@ describe('legacy import', () => {
     expect(all.some((f) => f.scope === 'user')).toBe(false);
     const byText = (text: string) => all.find((f) => f.text === text)!;
     expect(byText('User wants short answers.')).toMatchObject({ scope: 'project', scopeKey: 'billing', kind: 'fact' });
-    expect(byText('Prefers pnpm over npm.')).toMatchObject({ scope: 'workspace', kind: 'preference', confidence: 'high' });
+    expect(byText('Prefers pnpm over npm.')).toMatchObject({
+      scope: 'workspace',
+      kind: 'preference',
+      confidence: 'high',
+    });
     expect(byText('The migration is split into two releases.')).toMatchObject({ scope: 'session', scopeKey: S2 });
     // The same bullet twice for one session: one fact, one evidence row, no reinforcement.
     const fly = await t.run('facts.get', { factId: byText('The billing service is deployed to Fly.io.').id });
@@ -92,12 +108,20 @@ describe('legacy import', () => {
     await t.run('import.legacy', { from: SAMPLE });
     const snapshot = () =>
       t.engine.db
-        .prepare('SELECT f.text, f.reinforcement, count(e.session_id) AS evidence FROM memory_facts f JOIN memory_fact_evidence e ON e.fact_seq = f.seq GROUP BY f.id ORDER BY f.text')
+        .prepare(
+          'SELECT f.text, f.reinforcement, count(e.session_id) AS evidence FROM memory_facts f JOIN memory_fact_evidence e ON e.fact_seq = f.seq GROUP BY f.id ORDER BY f.text',
+        )
         .all();
     const before = snapshot();
     expect(await t.run('import.legacy', { from: SAMPLE })).toMatchObject({ skipped: true });
     const forced = await t.run('import.legacy', { from: SAMPLE, force: true });
-    expect(forced).toMatchObject({ skipped: false, sessions: 0, sessionsAlreadyImported: 2, factsCreated: 0, evidenceCreated: 0 });
+    expect(forced).toMatchObject({
+      skipped: false,
+      sessions: 0,
+      sessionsAlreadyImported: 2,
+      factsCreated: 0,
+      evidenceCreated: 0,
+    });
     expect(snapshot()).toEqual(before);
   });
 
@@ -108,7 +132,8 @@ describe('legacy import', () => {
     await t.run('sessions.create', { id: S2, projectId: 'p' });
     const notes = path.join(home, 'notes-src');
     mkdirSync(notes);
-    const block = (id: string, bullets: string[]) => `<!-- evoflux-memory-facts:v1 source=session:${id} -->\n\n${bullets.map((b) => `- ${b}`).join('\n')}\n`;
+    const block = (id: string, bullets: string[]) =>
+      `<!-- evoflux-memory-facts:v1 source=session:${id} -->\n\n${bullets.map((b) => `- ${b}`).join('\n')}\n`;
     writeFileSync(path.join(notes, 'a.md'), block(S1, ['Shared fact.']) + block(S2, ['Shared fact.']));
     expect(await t.run('import.legacy', { from: notes })).toMatchObject({ factsCreated: 1, evidenceCreated: 2 });
     const shared = (await t.run('facts.list', { text: 'Shared' })).facts[0]!;
@@ -150,13 +175,16 @@ describe('legacy import', () => {
     open.splice(0);
     const notes = path.join(home, 'wiki', 'notes');
     mkdirSync(notes, { recursive: true });
-    for (const f of ['2026-04-28.md', '2026-04-29.md']) writeFileSync(path.join(notes, f), readFileSync(path.join(SAMPLE, f)));
+    for (const f of ['2026-04-28.md', '2026-04-29.md'])
+      writeFileSync(path.join(notes, f), readFileSync(path.join(SAMPLE, f)));
 
     const first = engineIn(home);
     const report = await first.engine.legacyImport.run({}); // joins the startup import
     expect(report).toMatchObject({ skipped: false, sessions: 2, factsCreated: 7 });
     expect(existsSync(sentinelPath(first.engine.paths))).toBe(true);
-    expect(readFileSync(sentinelPath(first.engine.paths), 'utf8')).toMatch(/completed .* 2 files, 2 sessions, 7 facts\n$/);
+    expect(readFileSync(sentinelPath(first.engine.paths), 'utf8')).toMatch(
+      /completed .* 2 files, 2 sessions, 7 facts\n$/,
+    );
     await first.engine.close();
     open.splice(0);
 

@@ -12,7 +12,10 @@ interface ChatRequest {
   authorization?: string;
   model: string;
   messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: unknown[] }[];
-  tools?: { type: string; function: { name: string; parameters: { properties?: Record<string, unknown>; required?: string[] } } }[];
+  tools?: {
+    type: string;
+    function: { name: string; parameters: { properties?: Record<string, unknown>; required?: string[] } };
+  }[];
 }
 
 /** A scripted OpenAI-compatible endpoint on loopback: replies in order, records every request. */
@@ -29,7 +32,13 @@ function fakeModel(replies: unknown[]): Promise<{ server: Server; url: string; r
       requests.push({ ...JSON.parse(body), authorization: req.headers.authorization });
       const message = replies[requests.length - 1] ?? { role: 'assistant', content: 'out of script' };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: `c${requests.length}`, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: `c${requests.length}`,
+          object: 'chat.completion',
+          choices: [{ index: 0, message, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   return new Promise((resolve) =>
@@ -52,7 +61,11 @@ describe('example companion (examples/companion) against an OpenAI-compatible en
 
   beforeAll(async () => {
     model = await fakeModel([
-      toolCall('call-1', 'memory_remember', { text: 'Atlas billing uses PostgreSQL as its database.', kind: 'decision', scope: 'project' }),
+      toolCall('call-1', 'memory_remember', {
+        text: 'Atlas billing uses PostgreSQL as its database.',
+        kind: 'decision',
+        scope: 'project',
+      }),
       { role: 'assistant', content: 'Remembered that.' },
       toolCall('call-2', 'memory_search', { query: 'Atlas billing database' }),
       { role: 'assistant', content: 'Atlas billing uses PostgreSQL.' },
@@ -61,7 +74,15 @@ describe('example companion (examples/companion) against an OpenAI-compatible en
       const child = spawn(
         process.execPath,
         ['--require', 'tsx/cjs', COMPANION, '--home', home.dir, '--project', 'atlas', '--workspace', home.dir],
-        { env: { ...process.env, OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'scripted', OPENAI_API_KEY: 'test-key', EVOFLUX_HOME: '' } },
+        {
+          env: {
+            ...process.env,
+            OPENAI_BASE_URL: model.url,
+            OPENAI_MODEL: 'scripted',
+            OPENAI_API_KEY: 'test-key',
+            EVOFLUX_HOME: '',
+          },
+        },
       );
       let stdout = '';
       let stderr = '';
@@ -77,7 +98,7 @@ describe('example companion (examples/companion) against an OpenAI-compatible en
     home.cleanup();
   });
 
-  it('runs two turns, printing the model\'s answers, and exits cleanly', () => {
+  it("runs two turns, printing the model's answers, and exits cleanly", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('assistant> Remembered that.');
     expect(run.stdout).toContain('assistant> Atlas billing uses PostgreSQL.');
@@ -115,7 +136,9 @@ describe('example companion (examples/companion) against an OpenAI-compatible en
     const db = new Database(path.join(home.dir, 'memory.db'), { readonly: true });
     try {
       const rows = db
-        .prepare('SELECT role, content, tool_call_round AS toolRound, hidden FROM session_messages ORDER BY created_at, seq')
+        .prepare(
+          'SELECT role, content, tool_call_round AS toolRound, hidden FROM session_messages ORDER BY created_at, seq',
+        )
         .all() as { role: string; content: string; toolRound: number; hidden: number }[];
       const visible = rows.filter((r) => !r.hidden);
       expect(visible.map((r) => `${r.role}${r.toolRound ? '(tool call)' : ''}`)).toEqual([

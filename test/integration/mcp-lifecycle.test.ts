@@ -52,7 +52,13 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
 
   beforeAll(async () => {
     mcp = await connectMcp(home.dir);
-    atlas = (await mcp.call('memory_create_session', { projectId: 'atlas', workspace: `${home.dir}/atlas`, title: 'Atlas billing' })).id;
+    atlas = (
+      await mcp.call('memory_create_session', {
+        projectId: 'atlas',
+        workspace: `${home.dir}/atlas`,
+        title: 'Atlas billing',
+      })
+    ).id;
     zephyr = (await mcp.call('memory_create_session', { projectId: 'zephyr', title: 'Zephyr' })).id;
     zephyrFact = (
       await mcp.call('memory_remember', {
@@ -100,20 +106,48 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
             `SELECT f.id, f.scope, f.scope_key AS scopeKey, f.origin, e.session_id AS sessionId, e.message_id AS messageId
              FROM memory_facts f JOIN memory_fact_evidence e ON e.fact_seq = f.seq WHERE f.text LIKE ?`,
           )
-          .all(textLike) as { id: string; scope: string; scopeKey: string; origin: string; sessionId: string; messageId: string }[];
+          .all(textLike) as {
+          id: string;
+          scope: string;
+          scopeKey: string;
+          origin: string;
+          sessionId: string;
+          messageId: string;
+        }[];
       // First run (responses 1-3).
       expect(evidenceOf('%PostgreSQL for the Atlas billing%')).toEqual([
-        expect.objectContaining({ scope: 'project', scopeKey: 'atlas', origin: 'extraction', sessionId: atlas, messageId: userMessageIds[0] }),
+        expect.objectContaining({
+          scope: 'project',
+          scopeKey: 'atlas',
+          origin: 'extraction',
+          sessionId: atlas,
+          messageId: userMessageIds[0],
+        }),
       ]);
       expect(evidenceOf('%concise answers%')).toEqual([
-        expect.objectContaining({ scope: 'user', origin: 'extraction', sessionId: atlas, messageId: userMessageIds[1] }),
+        expect.objectContaining({
+          scope: 'user',
+          origin: 'extraction',
+          sessionId: atlas,
+          messageId: userMessageIds[1],
+        }),
       ]);
       // Second run (responses 4-13).
       expect(evidenceOf('%migrations in plain SQL%')).toEqual([
-        expect.objectContaining({ scope: 'project', scopeKey: 'atlas', sessionId: atlas, messageId: userMessageIds[7] }),
+        expect.objectContaining({
+          scope: 'project',
+          scopeKey: 'atlas',
+          sessionId: atlas,
+          messageId: userMessageIds[7],
+        }),
       ]);
       expect(evidenceOf('%never expose customer emails%')).toEqual([
-        expect.objectContaining({ scope: 'project', scopeKey: 'atlas', sessionId: atlas, messageId: userMessageIds[12] }),
+        expect.objectContaining({
+          scope: 'project',
+          scopeKey: 'atlas',
+          sessionId: atlas,
+          messageId: userMessageIds[12],
+        }),
       ]);
       // Questions are not facts.
       expect(evidenceOf('%invoice tables%')).toEqual([]);
@@ -126,8 +160,11 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     expect(listed.facts.map((f: { id: string }) => f.id)).not.toContain(zephyrFact);
   });
 
-  it('recall returns cited facts of the session\'s scopes only, inside the untrusted-data boundary', async () => {
-    const recalled = await mcp.call('memory_recall', { sessionId: atlas, text: 'Which database did we choose for Atlas billing?' });
+  it("recall returns cited facts of the session's scopes only, inside the untrusted-data boundary", async () => {
+    const recalled = await mcp.call('memory_recall', {
+      sessionId: atlas,
+      text: 'Which database did we choose for Atlas billing?',
+    });
     const postgres = recalled.facts.find((f: { text: string }) => f.text.includes('PostgreSQL for the Atlas billing'));
     expect(postgres).toBeDefined();
     expect(postgres.citation).toEqual({ sessionId: atlas, messageId: userMessageIds[0] });
@@ -138,14 +175,23 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     expect(recalled.block.trimEnd().endsWith('</system-reminder>')).toBe(true);
 
     // The text the model reads from the tool is the block itself.
-    const raw = await mcp.raw('memory_recall', { sessionId: atlas, text: 'Which database did we choose for Atlas billing?' });
+    const raw = await mcp.raw('memory_recall', {
+      sessionId: atlas,
+      text: 'Which database did we choose for Atlas billing?',
+    });
     expect((raw.content[0] as { text: string }).text).toBe(recalled.block);
 
     // A new turn carries the same recall into its context.
-    const turn = await mcp.call('memory_begin_turn', { sessionId: atlas, userText: 'Remind me which database Atlas billing runs on.' });
+    const turn = await mcp.call('memory_begin_turn', {
+      sessionId: atlas,
+      userText: 'Remind me which database Atlas billing runs on.',
+    });
     expect(turn.context.recall.facts.map((f: { id: string }) => f.id)).toContain(postgres.id);
     expect(turn.context.recall.block).toContain('<memory_data>');
-    const beginText = await mcp.raw('memory_begin_turn', { sessionId: atlas, userText: 'And which one does Zephyr use for billing backups?' });
+    const beginText = await mcp.raw('memory_begin_turn', {
+      sessionId: atlas,
+      userText: 'And which one does Zephyr use for billing backups?',
+    });
     expect((beginText.content[0] as { text: string }).text).not.toContain('Glacier');
     await mcp.call('memory_complete_turn', { sessionId: atlas, assistantText: 'Atlas billing runs on PostgreSQL.' });
   });
@@ -154,7 +200,9 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     const found = await mcp.call('memory_search', { sessionId: atlas, query: 'invoice tables structure' });
     const dialogue = found.results.filter((h: { source: string }) => h.source === 'dialogue');
     expect(dialogue.length).toBeGreaterThan(0);
-    expect(dialogue.map((h: { citation: { messageId?: string } }) => h.citation.messageId)).toContain(userMessageIds[2]);
+    expect(dialogue.map((h: { citation: { messageId?: string } }) => h.citation.messageId)).toContain(
+      userMessageIds[2],
+    );
     const backups = await mcp.call('memory_search', { sessionId: atlas, query: 'Glacier backups PostgreSQL' });
     expect(JSON.stringify(backups)).not.toContain('Glacier');
     const text = await mcp.raw('memory_search', { sessionId: atlas, query: 'invoice tables structure' });
@@ -184,7 +232,11 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
       ['memory_begin_turn', { sessionId: atlas, content: 'wrong field name' }, 'userText'],
       ['memory_begin_turn', { sessionId: 'not-a-session', userText: 'hello there' }, 'sessionId'],
       ['memory_complete_turn', { sessionId: atlas, assistantText: '' }, 'assistantText'],
-      ['memory_complete_turn', { sessionId: atlas, assistantText: 'ok', toolRounds: [{ content: 1 }] }, 'toolRounds.0.content'],
+      [
+        'memory_complete_turn',
+        { sessionId: atlas, assistantText: 'ok', toolRounds: [{ content: 1 }] },
+        'toolRounds.0.content',
+      ],
     ] as const) {
       const r = await mcp.raw(tool, args);
       expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
@@ -193,7 +245,7 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     expect(count()).toBe(before);
   });
 
-  it('keeps the loop checkpoint, compacts the window, and shows the session\'s scopes', async () => {
+  it("keeps the loop checkpoint, compacts the window, and shows the session's scopes", async () => {
     await mcp.call('memory_begin_turn', { sessionId: atlas, userText: 'Summarise where billing stands.' });
     await mcp.call('memory_complete_turn', {
       sessionId: atlas,
@@ -201,7 +253,9 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
       toolRounds: [{ content: 'memory_search(billing)', toolOutputs: ['3 results'] }],
       checkpoint: { step: 14, pending: ['payments'] },
     });
-    expect(await mcp.call('memory_get_checkpoint', { sessionId: atlas })).toMatchObject({ checkpoint: { step: 14, pending: ['payments'] } });
+    expect(await mcp.call('memory_get_checkpoint', { sessionId: atlas })).toMatchObject({
+      checkpoint: { step: 14, pending: ['payments'] },
+    });
     const compacted = await mcp.call('memory_compact_context', { sessionId: atlas, keepLastTurns: 2 });
     expect(compacted.compactedMessages).toBeGreaterThan(0);
     expect(compacted.summary.isSummary).toBe(true);
@@ -229,7 +283,7 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     expect(after.lastRuns.length).toBeGreaterThan(0);
   });
 
-  it('forget removes a fact from listing and recall; another project\'s fact cannot be forgotten from here', async () => {
+  it("forget removes a fact from listing and recall; another project's fact cannot be forgotten from here", async () => {
     const listed = await mcp.call('memory_list_facts', { sessionId: atlas, text: 'PostgreSQL' });
     const postgres = listed.facts.find((f: { text: string }) => f.text.includes('Atlas billing'));
     const refused = await mcp.raw('memory_forget_fact', { sessionId: atlas, factId: zephyrFact });
@@ -237,9 +291,14 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
 
     const forgotten = await mcp.call('memory_forget_fact', { sessionId: atlas, factId: postgres.id });
     expect(forgotten.fact.id).toBe(postgres.id);
-    const after = await mcp.call('memory_recall', { sessionId: atlas, text: 'Which database did we choose for Atlas billing?' });
+    const after = await mcp.call('memory_recall', {
+      sessionId: atlas,
+      text: 'Which database did we choose for Atlas billing?',
+    });
     expect(after.facts.map((f: { id: string }) => f.id)).not.toContain(postgres.id);
     expect((await mcp.call('memory_list_facts', { sessionId: atlas, text: 'PostgreSQL' })).facts).toEqual([]);
-    expect((await mcp.call('memory_list_facts', { sessionId: zephyr })).facts.map((f: { id: string }) => f.id)).toContain(zephyrFact);
+    expect(
+      (await mcp.call('memory_list_facts', { sessionId: zephyr })).facts.map((f: { id: string }) => f.id),
+    ).toContain(zephyrFact);
   });
 });

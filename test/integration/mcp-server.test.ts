@@ -17,7 +17,9 @@ function snapshot(dbFile: string): Record<string, number> {
     for (const table of ['sessions', 'session_messages', 'memory_facts', 'memory_fact_evidence']) {
       out[table] = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     }
-    out.reinforcementSum = (db.prepare('SELECT coalesce(sum(reinforcement), 0) AS n FROM memory_facts').get() as { n: number }).n;
+    out.reinforcementSum = (
+      db.prepare('SELECT coalesce(sum(reinforcement), 0) AS n FROM memory_facts').get() as { n: number }
+    ).n;
     return out;
   } finally {
     db.close();
@@ -32,7 +34,8 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
 
   beforeAll(async () => {
     mcp = await connectMcp(home.dir);
-    alpha = (await mcp.call('memory_create_session', { projectId: 'alpha', workspace: '/srv/alpha', title: 'Alpha' })).id;
+    alpha = (await mcp.call('memory_create_session', { projectId: 'alpha', workspace: '/srv/alpha', title: 'Alpha' }))
+      .id;
     beta = (await mcp.call('memory_create_session', { projectId: 'beta', title: 'Beta' })).id;
   });
   afterAll(async () => {
@@ -40,7 +43,7 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
     home.cleanup();
   });
 
-  it('lists the curated tools with the contract\'s own input schemas', async () => {
+  it("lists the curated tools with the contract's own input schemas", async () => {
     const { tools } = await mcp.client.listTools();
     const names = tools.map((t) => t.name);
     for (const required of ['memory_create_session', 'memory_list_facts', 'memory_forget_fact', 'memory_remember']) {
@@ -69,8 +72,18 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
   });
 
   it('confines listing and forgetting to the calling session, whatever ids are passed', async () => {
-    const mine = await mcp.call('memory_remember', { sessionId: alpha, text: 'Alpha ships on Fridays', kind: 'decision', scope: 'project' });
-    const theirs = await mcp.call('memory_remember', { sessionId: beta, text: 'Beta roadmap is confidential', kind: 'decision', scope: 'project' });
+    const mine = await mcp.call('memory_remember', {
+      sessionId: alpha,
+      text: 'Alpha ships on Fridays',
+      kind: 'decision',
+      scope: 'project',
+    });
+    const theirs = await mcp.call('memory_remember', {
+      sessionId: beta,
+      text: 'Beta roadmap is confidential',
+      kind: 'decision',
+      scope: 'project',
+    });
     const listed = await mcp.call('memory_list_facts', { sessionId: alpha, limit: 200 });
     const ids = listed.facts.map((f: { id: string }) => f.id);
     expect(ids).toContain(mine.fact.id);
@@ -88,13 +101,18 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
 
     const forgotten = await mcp.call('memory_forget_fact', { sessionId: alpha, factId: mine.fact.id });
     expect(forgotten).toMatchObject({ dryRun: false, fact: { id: mine.fact.id } });
-    expect((await mcp.call('memory_list_facts', { sessionId: alpha })).facts.map((f: { id: string }) => f.id)).not.toContain(
-      mine.fact.id,
-    );
+    expect(
+      (await mcp.call('memory_list_facts', { sessionId: alpha })).facts.map((f: { id: string }) => f.id),
+    ).not.toContain(mine.fact.id);
   });
 
   it('answers malformed arguments with MCP tool errors naming the field, and changes nothing', async () => {
-    await mcp.call('memory_remember', { sessionId: alpha, text: 'Alpha uses pnpm', kind: 'convention', scope: 'project' });
+    await mcp.call('memory_remember', {
+      sessionId: alpha,
+      text: 'Alpha uses pnpm',
+      kind: 'convention',
+      scope: 'project',
+    });
     const before = snapshot(`${home.dir}/memory.db`);
     const cases: [string, unknown, string][] = [
       ['memory_create_session', { kind: 'weird' }, 'kind'],
@@ -132,7 +150,8 @@ describe('mcp command process', () => {
       const s = await mcp.call('memory_create_session', { projectId: 'term' });
       await mcp.call('memory_remember', { sessionId: s.id, text: 'Written before the signal', scope: 'project' });
       // The SDK keeps the child private; its exit status is what tells a clean shutdown from a kill.
-      const child = (mcp.client.transport as unknown as { _process: import('node:child_process').ChildProcess })._process;
+      const child = (mcp.client.transport as unknown as { _process: import('node:child_process').ChildProcess })
+        ._process;
       const exited = new Promise<[number | null, string | null]>((resolve) =>
         child.once('exit', (code, signal) => resolve([code, signal])),
       );
@@ -163,8 +182,18 @@ describe('mcp command process', () => {
       });
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'memory_list_facts', arguments: { limit: 3 } } });
-      send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'memory_create_session', arguments: { title: 'raw' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'memory_list_facts', arguments: { limit: 3 } },
+      });
+      send({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'memory_create_session', arguments: { title: 'raw' } },
+      });
       // Wait for all four answers, then hang up the way an MCP client does.
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no answers; stderr: ${stderr}`)), 30_000);

@@ -44,10 +44,14 @@ describe('several processes writing one home at once', () => {
         ]);
 
         // Both companions also take turns in ONE shared session at the same time.
-        const sharedSession = (await a.call('memory_create_session', { projectId: 'shared', title: 'shared turns' })).id;
+        const sharedSession = (await a.call('memory_create_session', { projectId: 'shared', title: 'shared turns' }))
+          .id;
         const turns = async (mcp: typeof a, tag: string) => {
           for (let i = 0; i < N_TURNS; i++) {
-            await mcp.call('memory_begin_turn', { sessionId: sharedSession, userText: `${tag} asks question ${i} about the build` });
+            await mcp.call('memory_begin_turn', {
+              sessionId: sharedSession,
+              userText: `${tag} asks question ${i} about the build`,
+            });
             await mcp.call('memory_complete_turn', { sessionId: sharedSession, assistantText: `${tag} answer ${i}` });
           }
         };
@@ -55,14 +59,28 @@ describe('several processes writing one home at once', () => {
           Promise.all([
             turns(mcp, tag),
             ...Array.from({ length: N_FACTS }, (_, i) =>
-              mcp.call('memory_remember', { sessionId, scope: 'project', kind: 'fact', text: `${tag} observation number ${i}` }),
+              mcp.call('memory_remember', {
+                sessionId,
+                scope: 'project',
+                kind: 'fact',
+                text: `${tag} observation number ${i}`,
+              }),
             ),
             // The same fact from both companions: one row, reinforced by two sessions.
-            mcp.call('memory_remember', { sessionId, scope: 'project', kind: 'convention', text: 'Both teams use trunk based development' }),
+            mcp.call('memory_remember', {
+              sessionId,
+              scope: 'project',
+              kind: 'convention',
+              text: 'Both teams use trunk based development',
+            }),
           ]);
         const appWrites = (async () => {
           for (let i = 0; i < N_APP_MESSAGES; i++) {
-            await dispatch(app, 'messages.add', { sessionId: appSession.id, role: i % 2 ? 'assistant' : 'user', content: `app message ${i}` });
+            await dispatch(app, 'messages.add', {
+              sessionId: appSession.id,
+              role: i % 2 ? 'assistant' : 'user',
+              content: `app message ${i}`,
+            });
             await yieldToLoop();
           }
         })();
@@ -71,14 +89,29 @@ describe('several processes writing one home at once', () => {
             const results = [];
             for (let i = 0; i < N_CLI_MESSAGES; i++) {
               results.push(
-                await cli(['messages', 'add', '--home', home.dir, '--session', cliSession.id, '--role', 'user', `cli lane ${lane} message ${i}`]),
+                await cli([
+                  'messages',
+                  'add',
+                  '--home',
+                  home.dir,
+                  '--session',
+                  cliSession.id,
+                  '--role',
+                  'user',
+                  `cli lane ${lane} message ${i}`,
+                ]),
               );
             }
             return results;
           }),
         );
 
-        const [ra, rb, , cliResults] = await Promise.all([companion(a, sa.id, 'A'), companion(b, sb.id, 'B'), appWrites, cliWrites]);
+        const [ra, rb, , cliResults] = await Promise.all([
+          companion(a, sa.id, 'A'),
+          companion(b, sb.id, 'B'),
+          appWrites,
+          cliWrites,
+        ]);
         expect(ra).toHaveLength(N_FACTS + 2);
         expect(rb).toHaveLength(N_FACTS + 2);
         for (const r of cliResults.flat()) expect(r.code, r.stderr).toBe(0);
@@ -92,7 +125,12 @@ describe('several processes writing one home at once', () => {
           .all() as { id: string; reinforcement: number }[];
         expect(shared).toHaveLength(1);
         expect(shared[0]!.reinforcement).toBe(2);
-        expect(count('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)', shared[0]!.id)).toBe(2);
+        expect(
+          count(
+            'SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)',
+            shared[0]!.id,
+          ),
+        ).toBe(2);
         expect(count('SELECT count(*) AS n FROM memory_facts')).toBe(2 * N_FACTS + 1);
 
         for (const [sessionId, expected] of [
@@ -100,7 +138,9 @@ describe('several processes writing one home at once', () => {
           [cliSession.id, 2 * N_CLI_MESSAGES],
         ] as const) {
           const seqs = (
-            app.db.prepare('SELECT seq FROM session_messages WHERE session_id = ? ORDER BY seq').all(sessionId) as { seq: number }[]
+            app.db.prepare('SELECT seq FROM session_messages WHERE session_id = ? ORDER BY seq').all(sessionId) as {
+              seq: number;
+            }[]
           ).map((r) => r.seq);
           expect(seqs).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
         }
@@ -112,8 +152,12 @@ describe('several processes writing one home at once', () => {
         const visibleTurns = sharedRows.filter((r) => !r.hidden);
         expect(visibleTurns).toHaveLength(2 * 2 * N_TURNS);
         for (const tag of ['A', 'B']) {
-          expect(visibleTurns.filter((r) => r.role === 'user' && r.content.startsWith(`${tag} asks`))).toHaveLength(N_TURNS);
-          expect(visibleTurns.filter((r) => r.role === 'assistant' && r.content.startsWith(`${tag} answer`))).toHaveLength(N_TURNS);
+          expect(visibleTurns.filter((r) => r.role === 'user' && r.content.startsWith(`${tag} asks`))).toHaveLength(
+            N_TURNS,
+          );
+          expect(
+            visibleTurns.filter((r) => r.role === 'assistant' && r.content.startsWith(`${tag} answer`)),
+          ).toHaveLength(N_TURNS);
         }
         // Each companion sees its own facts through its own process, and the other's in the shared project.
         const listed = await a.call('memory_list_facts', { sessionId: sa.id, limit: 200 });
@@ -134,15 +178,26 @@ describe('several processes writing one home at once', () => {
       try {
         for (let i = 0; i < K; i++) {
           const s = await dispatch(app, 'sessions.create', { projectId: `p${i}`, title: `session ${i}` });
-          await dispatch(app, 'messages.add', { sessionId: s.id, role: 'user', content: `We decided to ship release ${i} on Monday.` });
-          await dispatch(app, 'messages.add', { sessionId: s.id, role: 'assistant', content: `Release ${i} ships Monday.` });
+          await dispatch(app, 'messages.add', {
+            sessionId: s.id,
+            role: 'user',
+            content: `We decided to ship release ${i} on Monday.`,
+          });
+          await dispatch(app, 'messages.add', {
+            sessionId: s.id,
+            role: 'assistant',
+            content: `Release ${i} ships Monday.`,
+          });
         }
       } finally {
         await app.close();
       }
       const [a, b] = await Promise.all([connectMcp(dreamHome.dir), connectMcp(dreamHome.dir)]);
       try {
-        const runs = await Promise.all([a.call('memory_run_dream', { drain: true }), b.call('memory_run_dream', { drain: true })]);
+        const runs = await Promise.all([
+          a.call('memory_run_dream', { drain: true }),
+          b.call('memory_run_dream', { drain: true }),
+        ]);
         const processed = runs.reduce((n, r) => n + r.sessionsProcessed, 0);
         // Whichever way the two runs interleave, no session is consolidated twice or skipped.
         expect(processed).toBe(K);
@@ -193,11 +248,21 @@ describe('several processes writing one home at once', () => {
         const tool = (await mcp.call('memory_create_session', { projectId: 'tool', title: 'over MCP' })).id as string;
         const N = 40;
         await Promise.all([
-          ...Array.from({ length: N }, (_, i) => http('facts.add', { sessionId: web, scope: 'project', text: `web fact ${i}` })),
-          ...Array.from({ length: N }, (_, i) => mcp.call('memory_remember', { sessionId: tool, scope: 'project', text: `tool fact ${i}` })),
+          ...Array.from({ length: N }, (_, i) =>
+            http('facts.add', { sessionId: web, scope: 'project', text: `web fact ${i}` }),
+          ),
+          ...Array.from({ length: N }, (_, i) =>
+            mcp.call('memory_remember', { sessionId: tool, scope: 'project', text: `tool fact ${i}` }),
+          ),
         ]);
-        const webFacts = (await http('memory.facts', { sessionId: web, limit: 200 })).body.facts as { id: string; text: string }[];
-        const toolFacts = (await mcp.call('memory_list_facts', { sessionId: tool, limit: 200 })).facts as { id: string; text: string }[];
+        const webFacts = (await http('memory.facts', { sessionId: web, limit: 200 })).body.facts as {
+          id: string;
+          text: string;
+        }[];
+        const toolFacts = (await mcp.call('memory_list_facts', { sessionId: tool, limit: 200 })).facts as {
+          id: string;
+          text: string;
+        }[];
         expect(webFacts).toHaveLength(N);
         expect(toolFacts).toHaveLength(N);
         expect(webFacts.every((f) => f.text.startsWith('web fact'))).toBe(true);

@@ -10,8 +10,12 @@ describe('recall and search CLI', () => {
   it('recalls and searches through the real CLI, with --json', () => {
     const a = cli('sessions', 'add', '--project', 'alpha', '--json').json();
     const b = cli('sessions', 'add', '--project', 'beta', '--json').json();
-    expect(cli('facts', 'add', '--session', a.id, '--scope', 'project', 'Feature flags live in LaunchDarkly').status).toBe(0);
-    expect(cli('facts', 'add', '--session', b.id, '--scope', 'project', 'Feature flags live in env files').status).toBe(0);
+    expect(
+      cli('facts', 'add', '--session', a.id, '--scope', 'project', 'Feature flags live in LaunchDarkly').status,
+    ).toBe(0);
+    expect(cli('facts', 'add', '--session', b.id, '--scope', 'project', 'Feature flags live in env files').status).toBe(
+      0,
+    );
 
     const r = cli('recall', '--session', a.id, '--json', 'where do feature flags live');
     expect(r.status).toBe(0);

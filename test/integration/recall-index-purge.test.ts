@@ -36,7 +36,9 @@ describe('deferred purge of forgotten facts from the recall index', () => {
 
     while (purgeStep(db, 7));
     expect(pendingPurges(db)).toBe(0);
-    const zebraRows = db.prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'zebra'").get();
+    const zebraRows = db
+      .prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'zebra'")
+      .get();
     expect(zebraRows).toEqual({ n: 0 });
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
   });

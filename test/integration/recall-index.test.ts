@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
-import { mergeStep, pendingPurges, purgeStep, RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
+import {
+  mergeStep,
+  pendingPurges,
+  purgeStep,
+  RecallIndexMaintenance,
+} from '../../src/main/memory/recall/index-maintenance';
 
 let t: TestEngine;
 beforeEach(() => {
@@ -10,20 +15,30 @@ afterEach(async () => {
   await t.close();
 });
 
-const segments = () => (t.engine.db.prepare('SELECT count(*) AS n FROM memory_facts_fts_data').get() as { n: number }).n;
+const segments = () =>
+  (t.engine.db.prepare('SELECT count(*) AS n FROM memory_facts_fts_data').get() as { n: number }).n;
 
 describe('recall index maintenance', () => {
   it('merges the segments left by many small writes and keeps every fact findable', async () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     for (let i = 0; i < 120; i++) {
-      await t.run('facts.add', { sessionId: s.id, text: `cluster node ${i} runs the ingest pipeline`, scope: 'project' });
+      await t.run('facts.add', {
+        sessionId: s.id,
+        text: `cluster node ${i} runs the ingest pipeline`,
+        scope: 'project',
+      });
     }
     const before = segments();
     await new RecallIndexMaintenance(t.engine).runAll();
     expect(segments()).toBeLessThan(before);
     expect(mergeStep(t.engine.db, 'memory_facts_fts')).toBe(false);
     t.engine.db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
-    const r = await t.run('memory.search', { sessionId: s.id, query: 'ingest pipeline node 77', sources: ['facts'], limit: 1 });
+    const r = await t.run('memory.search', {
+      sessionId: s.id,
+      query: 'ingest pipeline node 77',
+      sources: ['facts'],
+      limit: 1,
+    });
     expect(r.results[0]!.snippet).toBe('cluster node 77 runs the ingest pipeline');
   });
 
@@ -31,20 +46,28 @@ describe('recall index maintenance', () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     const f = await t.run('facts.add', { sessionId: s.id, text: 'blue green deploys on fridays', scope: 'project' });
     const db = t.engine.db;
-    const counts = () => db.prepare("SELECT facts FROM memory_scopes WHERE scope = 'project' AND scope_key = 'alpha'").get();
-    const find = async (q: string) => (await t.run('memory.search', { sessionId: s.id, query: q, sources: ['facts'] })).results.length;
+    const counts = () =>
+      db.prepare("SELECT facts FROM memory_scopes WHERE scope = 'project' AND scope_key = 'alpha'").get();
+    const find = async (q: string) =>
+      (await t.run('memory.search', { sessionId: s.id, query: q, sources: ['facts'] })).results.length;
     expect(counts()).toEqual({ facts: 1 });
     expect(await find('blue green fridays')).toBe(1);
     // Nothing in the product edits a fact's text or scope; a hand-written edit would leave the index stale.
-    expect(() => db.prepare('UPDATE memory_facts SET text = ? WHERE id = ?').run('canary deploys on mondays', f.fact.id)).toThrow(/immutable/);
-    expect(() => db.prepare("UPDATE memory_facts SET scope_key = 'beta' WHERE id = ?").run(f.fact.id)).toThrow(/immutable/);
+    expect(() =>
+      db.prepare('UPDATE memory_facts SET text = ? WHERE id = ?').run('canary deploys on mondays', f.fact.id),
+    ).toThrow(/immutable/);
+    expect(() => db.prepare("UPDATE memory_facts SET scope_key = 'beta' WHERE id = ?").run(f.fact.id)).toThrow(
+      /immutable/,
+    );
     expect(await find('blue green fridays')).toBe(1);
     db.prepare('DELETE FROM memory_facts WHERE id = ?').run(f.fact.id);
     expect(counts()).toBeUndefined();
     expect(await find('blue green fridays')).toBe(0);
     expect(pendingPurges(db)).toBe(1);
     while (purgeStep(db, 10));
-    expect(db.prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'fridays'").get()).toEqual({ n: 0 });
+    expect(
+      db.prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'fridays'").get(),
+    ).toEqual({ n: 0 });
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
   });
 });

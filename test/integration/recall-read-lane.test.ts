@@ -21,7 +21,9 @@ describe('read lane', () => {
 
   it('maps worker errors: a missing session is not_found, a broken database is internal', async () => {
     t = openTestEngine();
-    await expect(t.engine.readLane.recall('no-such-session', 'kafka streams')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(t.engine.readLane.recall('no-such-session', 'kafka streams')).rejects.toMatchObject({
+      code: 'not_found',
+    });
     const home = tempHome();
     lane = createReadLane({ dbPath: path.join(home.dir, 'missing.db'), wikiDir: home.dir, size: 1 });
     await expect(lane.recall('s', 'kafka streams')).rejects.toMatchObject({ code: 'internal' });

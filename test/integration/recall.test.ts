@@ -102,7 +102,10 @@ describe('automatic recall', () => {
     expect(r.facts.length).toBeLessThanOrEqual(3);
     expect(r.block!.length).toBeLessThanOrEqual(2000);
     expect(r.block!.endsWith('</memory_data>\n</system-reminder>')).toBe(true);
-    const lines = r.block!.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = r
+      .block!.split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual(r.facts.map((f) => f.id));
     expect(lines[0].citation.sessionId).toBe(s.id);
   });
@@ -129,7 +132,8 @@ describe('automatic recall', () => {
 
   it('keeps the event loop responsive during a burst of recalls (the ranking runs in workers)', async () => {
     const s = await session({ projectId: 'alpha' });
-    for (let i = 0; i < 200; i++) await addFact(s.id, `service ${i} writes metrics to prometheus via exporter ${i % 7}`);
+    for (let i = 0; i < 200; i++)
+      await addFact(s.id, `service ${i} writes metrics to prometheus via exporter ${i % 7}`);
     await recall(s.id, 'prometheus metrics exporter'); // warm the workers
     const h = monitorEventLoopDelay({ resolution: 1 });
     h.enable();

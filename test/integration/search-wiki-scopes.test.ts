@@ -11,10 +11,28 @@ describe('memory_search over Dream-written wiki pages respects scopes', () => {
     const zephyr = await t.run('sessions.create', { projectId: 'zephyr', title: 'Zephyr planning' });
     const zephyrPeer = await t.run('sessions.create', { projectId: 'zephyr' });
     const atlas = await t.run('sessions.create', { projectId: 'atlas' });
-    await t.run('messages.add', { sessionId: zephyr.id, role: 'user', content: 'The Bluebird codename stays internal' });
-    await t.run('messages.add', { sessionId: zephyr.id, role: 'assistant', content: 'Noted: Bluebird codename stays internal.' });
-    await t.run('facts.add', { sessionId: zephyr.id, scope: 'project', kind: 'decision', text: 'The Bluebird codename stays internal' });
-    await t.run('facts.add', { sessionId: zephyr.id, scope: 'session', kind: 'fact', text: 'Bluebird launch slides are in draft' });
+    await t.run('messages.add', {
+      sessionId: zephyr.id,
+      role: 'user',
+      content: 'The Bluebird codename stays internal',
+    });
+    await t.run('messages.add', {
+      sessionId: zephyr.id,
+      role: 'assistant',
+      content: 'Noted: Bluebird codename stays internal.',
+    });
+    await t.run('facts.add', {
+      sessionId: zephyr.id,
+      scope: 'project',
+      kind: 'decision',
+      text: 'The Bluebird codename stays internal',
+    });
+    await t.run('facts.add', {
+      sessionId: zephyr.id,
+      scope: 'session',
+      kind: 'fact',
+      text: 'Bluebird launch slides are in draft',
+    });
     await t.run('dream.run', { drain: true });
 
     const wikiRefs = async (sessionId: string) =>
@@ -30,7 +48,10 @@ describe('memory_search over Dream-written wiki pages respects scopes', () => {
     expect(peer.some((p) => p?.startsWith('topics/'))).toBe(true);
 
     // A hand-written page carries no scopes and stays searchable everywhere (legacy wiki).
-    await t.run('wiki.write', { path: 'topics/bluebird-history.md', content: '# Bluebird codename history\n\nThe internal codename Bluebird.\n' });
+    await t.run('wiki.write', {
+      path: 'topics/bluebird-history.md',
+      content: '# Bluebird codename history\n\nThe internal codename Bluebird.\n',
+    });
     expect(await wikiRefs(atlas.id)).toEqual(['topics/bluebird-history.md']);
   });
 });

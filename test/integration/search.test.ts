@@ -12,8 +12,12 @@ afterEach(async () => {
 });
 
 const session = (input: Record<string, unknown> = {}) => t.run('sessions.create', input as never);
-const say = (sessionId: string, role: 'user' | 'assistant' | 'tool' | 'system', content: string, flags: Record<string, boolean> = {}) =>
-  t.run('messages.add', { sessionId, role, content, ...flags } as never);
+const say = (
+  sessionId: string,
+  role: 'user' | 'assistant' | 'tool' | 'system',
+  content: string,
+  flags: Record<string, boolean> = {},
+) => t.run('messages.add', { sessionId, role, content, ...flags } as never);
 const search = (sessionId: string, query: string, extra: Record<string, unknown> = {}) =>
   t.run('memory.search', { sessionId, query, ...extra } as never);
 const dialogue = async (sessionId: string, query: string) =>
@@ -32,7 +36,11 @@ describe('memory_search: dialogue evidence', () => {
     const side = await session({ kind: 'side-chat', parentSessionId: a.id });
     await say(side.id, 'user', 'kafka partition copied context', { hidden: true, sideChatContext: true });
     const sideReal = await say(side.id, 'user', 'kafka partition question from the side chat');
-    await t.run('facts.add', { sessionId: a.id, text: 'kafka partition rebalancing uses cooperative sticky', scope: 'project' });
+    await t.run('facts.add', {
+      sessionId: a.id,
+      text: 'kafka partition rebalancing uses cooperative sticky',
+      scope: 'project',
+    });
     await t.run('turns.begin', { sessionId: a.id, userText: 'explain kafka partition rebalancing again' });
 
     const refs = (await dialogue(a.id, 'kafka partition')).map((h) => h.ref);
@@ -73,7 +81,8 @@ describe('memory_search: dialogue evidence', () => {
   it('hidden rows cannot push real hits out of the limit', async () => {
     const a = await session({ projectId: 'alpha' });
     const real = await say(a.id, 'user', 'the flamegraph shows allocator contention');
-    for (let i = 0; i < 600; i++) await say(a.id, 'user', `flamegraph allocator contention copy ${i}`, { hidden: true });
+    for (let i = 0; i < 600; i++)
+      await say(a.id, 'user', `flamegraph allocator contention copy ${i}`, { hidden: true });
     const hits = await dialogue(a.id, 'flamegraph allocator contention');
     expect(hits.map((h) => h.ref)).toEqual([`message:${real.id}`]);
   });
@@ -110,7 +119,11 @@ describe('memory_search: facts and wiki', () => {
   it('merges scoped facts, wiki pages and dialogue with source, citation and snippet; honours sources and limit', async () => {
     const a = await session({ projectId: 'alpha' });
     const b = await session({ projectId: 'beta' });
-    const mine = await t.run('facts.add', { sessionId: a.id, text: 'Terraform state is stored in an S3 bucket', scope: 'project' });
+    const mine = await t.run('facts.add', {
+      sessionId: a.id,
+      text: 'Terraform state is stored in an S3 bucket',
+      scope: 'project',
+    });
     await t.run('facts.add', { sessionId: b.id, text: 'Terraform state for beta is local', scope: 'project' });
     await say(a.id, 'assistant', 'We moved terraform state to the S3 bucket last week');
     const wiki = path.join(t.home, 'wiki');
@@ -132,7 +145,11 @@ describe('memory_search: facts and wiki', () => {
     expect(results.some((r) => r.snippet.includes('beta'))).toBe(false);
     expect(refs).not.toContain('topic:cooking');
     const topic = results.find((r) => r.ref === 'topic:terraform')!;
-    expect(topic).toMatchObject({ source: 'wiki', title: 'Terraform state handling', citation: { path: 'topics/terraform.md' } });
+    expect(topic).toMatchObject({
+      source: 'wiki',
+      title: 'Terraform state handling',
+      citation: { path: 'topics/terraform.md' },
+    });
     const fact = results.find((r) => r.source === 'fact')!;
     expect(fact.citation.sessionId).toBe(a.id);
     const scores = results.map((r) => r.score);

@@ -67,9 +67,13 @@ describe('turns.begin', () => {
   });
 
   it('rejects an unknown session or empty text and stores nothing', async () => {
-    await expect(t.run('turns.begin', { sessionId: 'missing', userText: 'hi there all' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(t.run('turns.begin', { sessionId: 'missing', userText: 'hi there all' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     const s = await session();
-    await expect(t.run('turns.begin', { sessionId: s.id, userText: '   ' })).rejects.toMatchObject({ field: 'userText' });
+    await expect(t.run('turns.begin', { sessionId: s.id, userText: '   ' })).rejects.toMatchObject({
+      field: 'userText',
+    });
     expect(await allMessages(s.id)).toHaveLength(0);
   });
 });
@@ -98,7 +102,9 @@ describe('turns.complete', () => {
     expect(events).toEqual([{ sessionId: s.id, messageId: r.assistantMessage.id }]);
     await t.run('turns.complete', { sessionId: s.id, assistantText: 'Done.', checkpoint: { step: 2 } });
     expect(await t.run('turns.checkpoint', { sessionId: s.id })).toMatchObject({ checkpoint: { step: 2 } });
-    const n = t.engine.db.prepare('SELECT count(*) AS n FROM agent_checkpoints WHERE session_id = ?').get(s.id) as { n: number };
+    const n = t.engine.db.prepare('SELECT count(*) AS n FROM agent_checkpoints WHERE session_id = ?').get(s.id) as {
+      n: number;
+    };
     expect(n.n).toBe(1);
   });
 
@@ -159,6 +165,10 @@ describe('turns.compact', () => {
     const s = await session();
     await t.run('turns.begin', { sessionId: s.id, userText: 'only one question' });
     await t.run('turns.complete', { sessionId: s.id, assistantText: 'only one answer' });
-    expect(await t.run('turns.compact', { sessionId: s.id })).toEqual({ summary: null, compactedMessages: 0, summarizer: null });
+    expect(await t.run('turns.compact', { sessionId: s.id })).toEqual({
+      summary: null,
+      compactedMessages: 0,
+      summarizer: null,
+    });
   });
 });

@@ -16,12 +16,23 @@ describe('wiki and dream CLI', () => {
   it('runs Dream, shows status, tree, pages, lint and exports facts by scope', { timeout: 120_000 }, () => {
     const s = cli('sessions', 'add', '--project', 'acme', '--title', 'Setup', '--json').json();
     cli('messages', 'add', '--session', s.id, '--role', 'user', 'We deploy with Docker Compose');
-    expect(cli('facts', 'add', '--session', s.id, '--scope', 'project', '--kind', 'decision', 'Deploys use Docker Compose').status).toBe(0);
-    expect(cli('facts', 'add', '--session', s.id, '--scope', 'user', '--kind', 'preference', 'Likes short answers').status).toBe(0);
+    expect(
+      cli('facts', 'add', '--session', s.id, '--scope', 'project', '--kind', 'decision', 'Deploys use Docker Compose')
+        .status,
+    ).toBe(0);
+    expect(
+      cli('facts', 'add', '--session', s.id, '--scope', 'user', '--kind', 'preference', 'Likes short answers').status,
+    ).toBe(0);
     expect(cli('wiki', 'note', 'Remember the Compose file lives in ops/').status).toBe(0);
 
     const before = cli('dream', 'status', '--json').json();
-    expect(before).toMatchObject({ running: false, enabled: false, schedule: '0 2 * * *', pendingSessions: 1, pendingNotes: 1 });
+    expect(before).toMatchObject({
+      running: false,
+      enabled: false,
+      schedule: '0 2 * * *',
+      pendingSessions: 1,
+      pendingNotes: 1,
+    });
 
     const tree0 = cli('wiki', 'tree', '--unprocessed', '--json').json();
     expect(tree0.notes).toHaveLength(1);

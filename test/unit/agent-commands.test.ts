@@ -27,8 +27,12 @@ describe('agent commands are confined to the calling session', () => {
     alpha = (await t.run('sessions.create', { projectId: 'alpha', workspace: '/srv/shared' })).id;
     beta = (await t.run('sessions.create', { projectId: 'beta', workspace: '/srv/shared' })).id;
     gamma = (await t.run('sessions.create', { projectId: 'gamma', folderId: 'f-gamma' })).id;
-    const add = async (sessionId: string, scope: 'user' | 'project' | 'workspace' | 'folder' | 'session', text: string, kind = 'decision') =>
-      (await t.run('facts.add', { sessionId, scope, text, kind: kind as 'decision' })).fact.id;
+    const add = async (
+      sessionId: string,
+      scope: 'user' | 'project' | 'workspace' | 'folder' | 'session',
+      text: string,
+      kind = 'decision',
+    ) => (await t.run('facts.add', { sessionId, scope, text, kind: kind as 'decision' })).fact.id;
     ids = {
       alphaProject: await add(alpha, 'project', 'Alpha deploys with blue green releases'),
       alphaSession: await add(alpha, 'session', 'Alpha session is debugging the login form'),
@@ -41,7 +45,7 @@ describe('agent commands are confined to the calling session', () => {
   });
   afterEach(() => t.close());
 
-  it('memory.facts lists exactly the session\'s visible scopes, whatever the filters', async () => {
+  it("memory.facts lists exactly the session's visible scopes, whatever the filters", async () => {
     const all = await t.run('memory.facts', { sessionId: alpha, limit: 200 });
     expect(all.facts.map((f) => f.id).sort()).toEqual(
       [ids.alphaProject, ids.alphaSession, ids.sharedWorkspace, ids.userPreference].sort(),
@@ -54,7 +58,9 @@ describe('agent commands are confined to the calling session', () => {
     expect(projectOnly.facts.map((f) => f.id)).toEqual([ids.alphaProject]);
     expect((await t.run('memory.facts', { sessionId: alpha, scope: 'folder' })).facts).toEqual([]);
     // Caller-supplied scope keys are not accepted at all.
-    const err = await errorOf(t.run('memory.facts', { sessionId: alpha, scope: 'project', scopeKey: 'gamma' } as never));
+    const err = await errorOf(
+      t.run('memory.facts', { sessionId: alpha, scope: 'project', scopeKey: 'gamma' } as never),
+    );
     expect(err.code).toBe('invalid_input');
     expect(err.field).toBe('scopeKey');
   });
@@ -78,7 +84,8 @@ describe('agent commands are confined to the calling session', () => {
 
   it('merges the visible scopes in reinforcement order across pages, ties broken by id', async () => {
     const helpers = [];
-    for (let i = 0; i < 4; i++) helpers.push((await t.run('sessions.create', { projectId: 'alpha', workspace: '/srv/shared' })).id);
+    for (let i = 0; i < 4; i++)
+      helpers.push((await t.run('sessions.create', { projectId: 'alpha', workspace: '/srv/shared' })).id);
     // Reinforcement 1..5 spread over project, workspace, session and user scopes.
     const plan: [string, 'project' | 'workspace' | 'session' | 'user', number][] = [
       ['project five', 'project', 5],
@@ -114,7 +121,7 @@ describe('agent commands are confined to the calling session', () => {
     expect(threes).toEqual([...threes].sort().reverse());
   });
 
-  it('a team member sees its lead\'s context, a side chat too', async () => {
+  it("a team member sees its lead's context, a side chat too", async () => {
     const member = (await t.run('sessions.create', { kind: 'team-member', parentSessionId: alpha })).id;
     const side = (await t.run('sessions.create', { kind: 'side-chat', parentSessionId: member })).id;
     for (const s of [member, side]) {
@@ -125,7 +132,7 @@ describe('agent commands are confined to the calling session', () => {
     }
   });
 
-  it('memory.forget refuses another project\'s fact exactly like a missing one, and changes nothing', async () => {
+  it("memory.forget refuses another project's fact exactly like a missing one, and changes nothing", async () => {
     const before = countFacts(t);
     for (const foreign of [ids.gammaProject, ids.gammaFolder, ids.betaProject]) {
       const err = await errorOf(t.run('memory.forget', { sessionId: alpha, factId: foreign }));
@@ -135,7 +142,9 @@ describe('agent commands are confined to the calling session', () => {
       const dry = await errorOf(t.run('memory.forget', { sessionId: alpha, factId: foreign, dryRun: true }));
       expect(dry.code).toBe('not_found');
     }
-    const missing = await errorOf(t.run('memory.forget', { sessionId: alpha, factId: '01900000-0000-7000-8000-000000000000' }));
+    const missing = await errorOf(
+      t.run('memory.forget', { sessionId: alpha, factId: '01900000-0000-7000-8000-000000000000' }),
+    );
     expect(missing.code).toBe('not_found');
     expect(countFacts(t)).toBe(before);
     expect((await t.run('facts.get', { factId: ids.gammaProject })).text).toContain('Gamma');
@@ -143,13 +152,21 @@ describe('agent commands are confined to the calling session', () => {
 
   it('memory.forget removes a visible fact with its evidence; a dry run only reports', async () => {
     const dry = await t.run('memory.forget', { sessionId: alpha, factId: ids.sharedWorkspace, dryRun: true });
-    expect(dry).toMatchObject({ dryRun: true, evidenceRemoved: 1, fact: { id: ids.sharedWorkspace, scope: 'workspace' } });
+    expect(dry).toMatchObject({
+      dryRun: true,
+      evidenceRemoved: 1,
+      fact: { id: ids.sharedWorkspace, scope: 'workspace' },
+    });
     expect((await t.run('facts.get', { factId: ids.sharedWorkspace })).id).toBe(ids.sharedWorkspace);
 
     const done = await t.run('memory.forget', { sessionId: alpha, factId: ids.sharedWorkspace });
     expect(done.dryRun).toBe(false);
     expect((await errorOf(t.run('facts.get', { factId: ids.sharedWorkspace }))).code).toBe('not_found');
-    const evidence = t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)').get(ids.sharedWorkspace) as { n: number };
+    const evidence = t.engine.db
+      .prepare(
+        'SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)',
+      )
+      .get(ids.sharedWorkspace) as { n: number };
     expect(evidence.n).toBe(0);
     // Gone for the other project on the same workspace as well: it was one shared fact.
     const betaSees = (await t.run('memory.facts', { sessionId: beta, limit: 200 })).facts.map((f) => f.id);
@@ -158,7 +175,9 @@ describe('agent commands are confined to the calling session', () => {
 
   it('an unknown session is not found, and bad input names the field', async () => {
     expect((await errorOf(t.run('memory.facts', { sessionId: 'nope' }))).code).toBe('not_found');
-    expect((await errorOf(t.run('memory.forget', { sessionId: 'nope', factId: ids.alphaProject }))).code).toBe('not_found');
+    expect((await errorOf(t.run('memory.forget', { sessionId: 'nope', factId: ids.alphaProject }))).code).toBe(
+      'not_found',
+    );
     expect((await errorOf(t.run('memory.facts', { sessionId: alpha, limit: 0 }))).field).toBe('limit');
     expect((await errorOf(t.run('memory.facts', { sessionId: alpha, cursor: 'garbage' }))).field).toBe('cursor');
     expect((await errorOf(t.run('memory.forget', { sessionId: alpha } as never))).field).toBe('factId');

@@ -46,9 +46,13 @@ describe('deterministic consolidator', () => {
     const index = read('INDEX.md');
     expect(index).toContain(`[[session-${idSlug(session.id)}]]`);
     expect(index).toContain(`[[${project.slice(0, -3)}]]`);
-    expect(read('LOG.md')).toMatch(/^## \[2026-01-01 \d\d:\d\d UTC\] dream \| sessions=1 notes=0 failed=0 drain=true$/m);
+    expect(read('LOG.md')).toMatch(
+      /^## \[2026-01-01 \d\d:\d\d UTC\] dream \| sessions=1 notes=0 failed=0 drain=true$/m,
+    );
     expect(read('LINT.md')).toContain('# Wiki Lint Report');
-    expect(r.pagesWritten).toBe(Object.keys(wikiFiles(t.engine.paths.wiki)).filter((f) => /^(topics|sources)\//.test(f)).length + 2);
+    expect(r.pagesWritten).toBe(
+      Object.keys(wikiFiles(t.engine.paths.wiki)).filter((f) => /^(topics|sources)\//.test(f)).length + 2,
+    );
   });
 
   it('merges a fact into an existing entity page before creating a group page, keeping what a person wrote', async () => {
@@ -82,7 +86,9 @@ describe('deterministic consolidator', () => {
 
     const b = await sessionWith(t, { facts: [{ text: 'Deploys happen on Tuesdays' }] });
     await dream.run({ drain: true });
-    const line = read(group).split('\n').find((l) => l.includes('Deploys happen on Tuesdays'))!;
+    const line = read(group)
+      .split('\n')
+      .find((l) => l.includes('Deploys happen on Tuesdays'))!;
     expect(line).toContain(`[[session-${idSlug(a.session.id)}]]`);
     expect(line).toContain(`[[session-${idSlug(b.session.id)}]]`);
     expect(line).toContain('2 sessions');
@@ -120,7 +126,10 @@ describe('deterministic consolidator', () => {
   });
 
   it('processes a note into a source page and merges matching lines into existing pages', async () => {
-    await t.engine.wiki.write('topics/vacuum.md', '---\ndescription: VACUUM tuning\nupdated: 2026-01-01\n---\n# Vacuum\n');
+    await t.engine.wiki.write(
+      'topics/vacuum.md',
+      '---\ndescription: VACUUM tuning\nupdated: 2026-01-01\n---\n# Vacuum\n',
+    );
     await t.engine.wiki.appendNote('Vacuum runs nightly on the big tables', Date.UTC(2026, 0, 1, 8));
     const r = await manualDream(t.engine).run({ drain: true });
     expect(r).toMatchObject({ notesProcessed: 1 });

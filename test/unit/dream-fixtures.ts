@@ -14,10 +14,18 @@ export async function sessionWith(
     projectId?: string;
     agentName?: string;
     messages?: string[];
-    facts?: { text: string; scope?: 'user' | 'project' | 'session'; kind?: 'preference' | 'decision' | 'fact' | 'convention' }[];
+    facts?: {
+      text: string;
+      scope?: 'user' | 'project' | 'session';
+      kind?: 'preference' | 'decision' | 'fact' | 'convention';
+    }[];
   } = {},
 ) {
-  const s = await t.run('sessions.create', { title: opts.title, projectId: opts.projectId ?? 'acme', agentName: opts.agentName });
+  const s = await t.run('sessions.create', {
+    title: opts.title,
+    projectId: opts.projectId ?? 'acme',
+    agentName: opts.agentName,
+  });
   const msgs = [];
   for (const [i, content] of (opts.messages ?? ['hello there', 'hi']).entries()) {
     t.clock.advance(1000);

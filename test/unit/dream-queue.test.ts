@@ -64,7 +64,7 @@ describe('Dream session queue and watermark', () => {
     expect(pendingIds()).toEqual([session.id]);
   });
 
-  it('takes top-level sessions only: team members and side chats never become sources; Dream\'s own are skipped', async () => {
+  it("takes top-level sessions only: team members and side chats never become sources; Dream's own are skipped", async () => {
     const lead = await sessionWith(t, { title: 'lead' });
     const member = await t.run('sessions.create', { kind: 'team-member', parentSessionId: lead.session.id });
     const side = await t.run('sessions.create', { kind: 'side-chat', parentSessionId: lead.session.id });
@@ -90,7 +90,16 @@ describe('Dream session queue and watermark', () => {
   });
 
   it('reads a compaction summary, not the rows it replaced; compaction re-queues the session', async () => {
-    const { session } = await sessionWith(t, { messages: ['first question', 'first answer', 'second question', 'second answer', 'third question', 'third answer'] });
+    const { session } = await sessionWith(t, {
+      messages: [
+        'first question',
+        'first answer',
+        'second question',
+        'second answer',
+        'third question',
+        'third answer',
+      ],
+    });
     const dream = manualDream(t.engine);
     await dream.run({ drain: true });
     t.clock.advance(1000);
@@ -113,7 +122,11 @@ describe('Dream session queue and watermark', () => {
     expect(pendingIds()).toEqual([]);
     t.clock.advance(1000);
     // What an extraction finishing after the response looks like: evidence, no message.
-    await t.run('facts.add', { sessionId: session.id, messageId: messages[1]!.id, text: 'Second decision from extraction' });
+    await t.run('facts.add', {
+      sessionId: session.id,
+      messageId: messages[1]!.id,
+      text: 'Second decision from extraction',
+    });
     expect(pendingIds()).toEqual([session.id]);
     await dream.run({ drain: true });
     expect(pendingIds()).toEqual([]);
@@ -138,7 +151,10 @@ describe('Dream notes queue', () => {
     expect(await dream.run({ drain: true })).toMatchObject({ notesProcessed: 1, remaining: 0 });
     expect(names()).toEqual([]);
 
-    const row = t.engine.db.prepare('SELECT * FROM dream_notes_log').get() as { source_mtime: number; content_hash: string };
+    const row = t.engine.db.prepare('SELECT * FROM dream_notes_log').get() as {
+      source_mtime: number;
+      content_hash: string;
+    };
     expect(row.source_mtime).toBeGreaterThan(0);
     expect(row.content_hash).toMatch(/^[0-9a-f]{64}$/);
 
@@ -166,7 +182,13 @@ describe('Dream admission', () => {
     await t.engine.wiki.appendNote('remember the note');
     const dream = manualDream(t.engine, { dream: { maxSourcesPerRun: 1 } });
     const first = await dream.run({ drain: false });
-    expect(first).toMatchObject({ status: 'completed', sessionsProcessed: 1, notesProcessed: 1, remaining: 49, failed: 0 });
+    expect(first).toMatchObject({
+      status: 'completed',
+      sessionsProcessed: 1,
+      notesProcessed: 1,
+      remaining: 49,
+      failed: 0,
+    });
 
     const wide = manualDream(t.engine, { dream: { maxSourcesPerRun: 20 } });
     await t.engine.wiki.appendNote('a second entry');

@@ -28,7 +28,10 @@ describe('Dream scheduler', () => {
 
     await sessionWith(t);
     t.clock.set(at(0));
-    expect(await dream.setConfig({ enabled: true, schedule: '0 2 * * *' })).toEqual({ enabled: true, schedule: '0 2 * * *' });
+    expect(await dream.setConfig({ enabled: true, schedule: '0 2 * * *' })).toEqual({
+      enabled: true,
+      schedule: '0 2 * * *',
+    });
     expect(readFileSync(t.engine.paths.settings, 'utf8')).toContain('schedule: 0 2 * * *');
     expect(dream.scheduler.nextRunAt).toBe(at(2));
     expect(await dream.scheduler.tick()).toBe(false);
@@ -38,7 +41,13 @@ describe('Dream scheduler', () => {
     expect(await dream.scheduler.tick()).toBe(true);
     expect(dream.scheduler.nextRunAt).toBe(at(2, 0, 2));
     const status = await dream.status();
-    expect(status).toMatchObject({ enabled: true, schedule: '0 2 * * *', nextRunAt: at(2, 0, 2), pendingSessions: 0, running: false });
+    expect(status).toMatchObject({
+      enabled: true,
+      schedule: '0 2 * * *',
+      nextRunAt: at(2, 0, 2),
+      pendingSessions: 0,
+      running: false,
+    });
     expect(status.lastRuns[0]!.summary).toContain('drain=false');
     expect(await dream.scheduler.tick()).toBe(false);
     await dream.stop();
@@ -80,7 +89,10 @@ describe('Dream scheduler', () => {
     });
     await expect(t.run('dream.config.set', { schedule: '* * * * * *' })).rejects.toThrow(/5-field/);
     expect(readFileSync(file, 'utf8')).toBe('# my settings\nllm:\n  model: keep-me # the model\n');
-    expect(await t.run('dream.config.set', { enabled: true, schedule: '15 3 * * 1' })).toEqual({ enabled: true, schedule: '15 3 * * 1' });
+    expect(await t.run('dream.config.set', { enabled: true, schedule: '15 3 * * 1' })).toEqual({
+      enabled: true,
+      schedule: '15 3 * * 1',
+    });
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('# my settings');
     expect(text).toContain('model: keep-me # the model');

@@ -16,7 +16,9 @@ export function scoreLabelledSet() {
     const got = extractSync({ entries: entriesOf(s.messages) });
     const used = new Set<number>();
     for (const g of got) {
-      const i = s.expected.findIndex((e, j) => !used.has(j) && e.kind === g.kind && g.text.toLowerCase().includes(e.includes));
+      const i = s.expected.findIndex(
+        (e, j) => !used.has(j) && e.kind === g.kind && g.text.toLowerCase().includes(e.includes),
+      );
       if (i >= 0) (used.add(i), tp++);
       else (fp++, misses.push(`false positive in ${s.id}: ${g.kind} "${g.text}"`));
     }
@@ -69,7 +71,10 @@ describe('rule extractor behaviour', () => {
 
   it('never returns more than 8 candidates; the newest statements win', () => {
     const entries = entriesOf(
-      Array.from({ length: 12 }, (_, i) => ({ role: 'user' as const, content: `We decided to use tool number ${i + 1}.` })),
+      Array.from({ length: 12 }, (_, i) => ({
+        role: 'user' as const,
+        content: `We decided to use tool number ${i + 1}.`,
+      })),
     );
     const got = extractSync({ entries });
     expect(got).toHaveLength(8);
@@ -78,16 +83,30 @@ describe('rule extractor behaviour', () => {
   });
 
   it('reads only user lines and summaries, never assistant lines', () => {
-    expect(extractSync({ entries: [{ messageId: 'a', seq: 1, role: 'assistant', text: 'I prefer tabs.' }] })).toEqual([]);
+    expect(extractSync({ entries: [{ messageId: 'a', seq: 1, role: 'assistant', text: 'I prefer tabs.' }] })).toEqual(
+      [],
+    );
     expect(
-      extractSync({ entries: [{ messageId: 's', seq: 1, role: 'summary', text: 'We decided to ship on Fridays only.' }] }),
+      extractSync({
+        entries: [{ messageId: 's', seq: 1, role: 'summary', text: 'We decided to ship on Fridays only.' }],
+      }),
     ).toHaveLength(1);
   });
 
   it('user scope only for preferences and profile; technical standing instructions stay in the project', () => {
-    expect(proposeForSentence('Always write docstrings for public functions.')).toMatchObject({ kind: 'convention', scope: 'project' });
-    expect(proposeForSentence('Never use any in TypeScript code.')).toMatchObject({ kind: 'constraint', scope: 'project' });
+    expect(proposeForSentence('Always write docstrings for public functions.')).toMatchObject({
+      kind: 'convention',
+      scope: 'project',
+    });
+    expect(proposeForSentence('Never use any in TypeScript code.')).toMatchObject({
+      kind: 'constraint',
+      scope: 'project',
+    });
     expect(proposeForSentence('Always greet me in Vietnamese.')).toMatchObject({ kind: 'preference', scope: 'user' });
-    expect(proposeForSentence('Call me Alex.')).toMatchObject({ kind: 'profile', scope: 'user', text: 'User wants to be called Alex.' });
+    expect(proposeForSentence('Call me Alex.')).toMatchObject({
+      kind: 'profile',
+      scope: 'user',
+      text: 'User wants to be called Alex.',
+    });
   });
 });

@@ -22,21 +22,45 @@ describe('facts, dedup and reinforcement', () => {
 
   it('dedups per scope by folded case, whitespace and punctuation', async () => {
     const s = await t.run('sessions.create', { projectId: 'p1' });
-    const a = await t.run('facts.add', { sessionId: s.id, scope: 'project', kind: 'convention', text: 'Use pnpm, not npm.' });
-    const b = await t.run('facts.add', { sessionId: s.id, scope: 'project', kind: 'convention', text: '  use   PNPM not npm ' });
+    const a = await t.run('facts.add', {
+      sessionId: s.id,
+      scope: 'project',
+      kind: 'convention',
+      text: 'Use pnpm, not npm.',
+    });
+    const b = await t.run('facts.add', {
+      sessionId: s.id,
+      scope: 'project',
+      kind: 'convention',
+      text: '  use   PNPM not npm ',
+    });
     expect(a.created).toBe(true);
     expect(b.created).toBe(false);
     expect(b.fact.id).toBe(a.fact.id);
     expect(b.fact.text).toBe('Use pnpm, not npm.');
-    const other = await t.run('facts.add', { sessionId: s.id, scope: 'session', kind: 'convention', text: 'Use pnpm, not npm.' });
+    const other = await t.run('facts.add', {
+      sessionId: s.id,
+      scope: 'session',
+      kind: 'convention',
+      text: 'Use pnpm, not npm.',
+    });
     expect(other.fact.id).not.toBe(a.fact.id);
-    const different = await t.run('facts.add', { sessionId: s.id, scope: 'project', kind: 'convention', text: 'Use pnpm 9, not npm.' });
+    const different = await t.run('facts.add', {
+      sessionId: s.id,
+      scope: 'project',
+      kind: 'convention',
+      text: 'Use pnpm 9, not npm.',
+    });
     expect(different.created).toBe(true);
   });
 
   it('never merges two texts whose lookup keys collide', async () => {
     const s = await t.run('sessions.create', { projectId: 'p1' });
-    const blue = await t.run('facts.add', { sessionId: s.id, scope: 'project', text: 'Deploys run on the blue cluster' });
+    const blue = await t.run('facts.add', {
+      sessionId: s.id,
+      scope: 'project',
+      text: 'Deploys run on the blue cluster',
+    });
     // Give a second row in the scope the 52-bit key that "green" hashes to, as a collision would.
     const greenKey = factKeyOfFolded(foldForKey('Deploys run on the green cluster'));
     t.engine.db
@@ -46,10 +70,18 @@ describe('facts, dedup and reinforcement', () => {
          FROM memory_facts WHERE id = ?`,
       )
       .run(greenKey, blue.fact.id);
-    const green = await t.run('facts.add', { sessionId: s.id, scope: 'project', text: 'Deploys run on the green cluster' });
+    const green = await t.run('facts.add', {
+      sessionId: s.id,
+      scope: 'project',
+      text: 'Deploys run on the green cluster',
+    });
     expect(green.created).toBe(true);
     expect(green.fact.text).toBe('Deploys run on the green cluster');
-    const greenAgain = await t.run('facts.add', { sessionId: s.id, scope: 'project', text: 'deploys run on the GREEN cluster.' });
+    const greenAgain = await t.run('facts.add', {
+      sessionId: s.id,
+      scope: 'project',
+      text: 'deploys run on the GREEN cluster.',
+    });
     expect(greenAgain.fact.id).toBe(green.fact.id);
     const collides = t.engine.db.prepare("SELECT text, reinforcement FROM memory_facts WHERE id = 'collides'").get();
     expect(collides).toEqual({ text: 'Deploys run on the red cluster', reinforcement: 1 });
@@ -60,20 +92,50 @@ describe('facts, dedup and reinforcement', () => {
     const s2 = await t.run('sessions.create', { projectId: 'p1' });
     const m1 = await t.run('messages.add', { sessionId: s1.id, role: 'user', content: 'we use tabs' });
     const m1b = await t.run('messages.add', { sessionId: s1.id, role: 'user', content: 'tabs again' });
-    const first = await t.run('facts.add', { sessionId: s1.id, messageId: m1.id, scope: 'project', kind: 'convention', text: 'Indent with tabs' });
+    const first = await t.run('facts.add', {
+      sessionId: s1.id,
+      messageId: m1.id,
+      scope: 'project',
+      kind: 'convention',
+      text: 'Indent with tabs',
+    });
     expect(first.fact.reinforcement).toBe(1);
     t.clock.advance(1000);
-    const same = await t.run('facts.add', { sessionId: s1.id, messageId: m1.id, scope: 'project', kind: 'convention', text: 'Indent with tabs' });
+    const same = await t.run('facts.add', {
+      sessionId: s1.id,
+      messageId: m1.id,
+      scope: 'project',
+      kind: 'convention',
+      text: 'Indent with tabs',
+    });
     expect(same).toMatchObject({ created: false, reinforced: false, unchanged: true });
     expect(same.fact).toEqual(first.fact);
-    const laterMessage = await t.run('facts.add', { sessionId: s1.id, messageId: m1b.id, scope: 'project', kind: 'convention', text: 'indent with TABS' });
+    const laterMessage = await t.run('facts.add', {
+      sessionId: s1.id,
+      messageId: m1b.id,
+      scope: 'project',
+      kind: 'convention',
+      text: 'indent with TABS',
+    });
     expect(laterMessage.reinforced).toBe(false);
     expect(laterMessage.fact.reinforcement).toBe(1);
-    const second = await t.run('facts.add', { sessionId: s2.id, scope: 'project', kind: 'convention', text: 'Indent with tabs', confidence: 'high' });
+    const second = await t.run('facts.add', {
+      sessionId: s2.id,
+      scope: 'project',
+      kind: 'convention',
+      text: 'Indent with tabs',
+      confidence: 'high',
+    });
     expect(second).toMatchObject({ created: false, reinforced: true });
     expect(second.fact.reinforcement).toBe(2);
     expect(second.fact.confidence).toBe('high');
-    const lower = await t.run('facts.add', { sessionId: s2.id, scope: 'project', kind: 'convention', text: 'Indent with tabs', confidence: 'low' });
+    const lower = await t.run('facts.add', {
+      sessionId: s2.id,
+      scope: 'project',
+      kind: 'convention',
+      text: 'Indent with tabs',
+      confidence: 'low',
+    });
     expect(lower.fact.confidence).toBe('high');
 
     const detail = await t.run('facts.get', { factId: first.fact.id });
@@ -86,19 +148,27 @@ describe('facts, dedup and reinforcement', () => {
   it('rejects bad input with the field named and writes nothing', async () => {
     const s = await t.run('sessions.create', { projectId: 'p1' });
     await expect(t.run('facts.add', { sessionId: s.id, text: '   ' })).rejects.toThrow(/^text: must not be empty/);
-    await expect(t.run('facts.add', { sessionId: s.id, text: 'x'.repeat(501) })).rejects.toThrow(/text: must be at most 500/);
-    await expect(t.run('facts.add', { sessionId: s.id, text: 'ok', scope: 'galaxy' as never })).rejects.toThrow(/^scope: /);
+    await expect(t.run('facts.add', { sessionId: s.id, text: 'x'.repeat(501) })).rejects.toThrow(
+      /text: must be at most 500/,
+    );
+    await expect(t.run('facts.add', { sessionId: s.id, text: 'ok', scope: 'galaxy' as never })).rejects.toThrow(
+      /^scope: /,
+    );
     await expect(t.run('facts.add', { sessionId: 'nope', text: 'ok' })).rejects.toThrow(/session not found: nope/);
-    await expect(
-      t.run('facts.add', { sessionId: s.id, text: 'The deploy password = hunter2hunter2' }),
-    ).rejects.toThrow(/^text: looks like a secret \(/);
+    await expect(t.run('facts.add', { sessionId: s.id, text: 'The deploy password = hunter2hunter2' })).rejects.toThrow(
+      /^text: looks like a secret \(/,
+    );
     await expect(
       t.run('facts.add', { sessionId: s.id, text: 'Key is sk-proj-abcdefghijklmnopqrstuvwx1234567890' }),
     ).rejects.toThrow(/^text: looks like a secret/);
-    await expect(t.run('facts.add', { sessionId: s.id, text: 'ok', bogus: 1 } as never)).rejects.toThrow(/bogus: is not a known field/);
+    await expect(t.run('facts.add', { sessionId: s.id, text: 'ok', bogus: 1 } as never)).rejects.toThrow(
+      /bogus: is not a known field/,
+    );
     const other = await t.run('sessions.create', {});
     const m = await t.run('messages.add', { sessionId: other.id, role: 'user', content: 'hi' });
-    await expect(t.run('facts.add', { sessionId: s.id, messageId: m.id, text: 'ok' })).rejects.toThrow(/messageId: belongs to another session/);
+    await expect(t.run('facts.add', { sessionId: s.id, messageId: m.id, text: 'ok' })).rejects.toThrow(
+      /messageId: belongs to another session/,
+    );
     expect(t.engine.db.prepare('SELECT count(*) AS n FROM memory_facts').get()).toEqual({ n: 0 });
   });
 });
@@ -114,7 +184,11 @@ describe('scope visibility and coercion', () => {
     await t.run('facts.add', { sessionId: a.id, scope: 'project', kind: 'decision', text: 'Alpha ships on Fridays' });
     await t.run('facts.add', { sessionId: a.id, scope: 'user', kind: 'preference', text: 'Prefers short answers' });
     expect(visibleTo(t, b.id).map((f) => f.text)).toEqual(['Prefers short answers']);
-    expect(visibleTo(t, a.id).map((f) => f.text).sort()).toEqual(['Alpha ships on Fridays', 'Prefers short answers']);
+    expect(
+      visibleTo(t, a.id)
+        .map((f) => f.text)
+        .sort(),
+    ).toEqual(['Alpha ships on Fridays', 'Prefers short answers']);
   });
 
   it('workspace and folder facts follow the normalized key', async () => {
@@ -133,10 +207,19 @@ describe('scope visibility and coercion', () => {
     const sideChat = await t.run('sessions.create', { kind: 'side-chat', parentSessionId: lead.id });
     const stranger = await t.run('sessions.create', { projectId: 'p' });
     await t.run('facts.add', { sessionId: lead.id, scope: 'session', kind: 'fact', text: 'Lead session detail' });
-    const fromMember = await t.run('facts.add', { sessionId: member.id, scope: 'session', kind: 'fact', text: 'Member found this' });
+    const fromMember = await t.run('facts.add', {
+      sessionId: member.id,
+      scope: 'session',
+      kind: 'fact',
+      text: 'Member found this',
+    });
     expect(fromMember.fact.scopeKey).toBe(lead.id);
     for (const s of [lead, member, sideChat]) {
-      expect(visibleTo(t, s.id).map((f) => f.text).sort()).toEqual(['Lead session detail', 'Member found this']);
+      expect(
+        visibleTo(t, s.id)
+          .map((f) => f.text)
+          .sort(),
+      ).toEqual(['Lead session detail', 'Member found this']);
     }
     expect(visibleTo(t, stranger.id)).toEqual([]);
     // Team members see their lead's project facts through the lead.
@@ -152,24 +235,53 @@ describe('scope visibility and coercion', () => {
       t.run('sessions.create', { kind: 'team-member', parentSessionId: lead.id, projectId: 'other' }),
     ).rejects.toThrow(/projectId: a team-member session shares its parent's projectId/);
     await expect(t.run('sessions.create', { kind: 'side-chat' })).rejects.toThrow(/parentSessionId/);
-    await expect(t.run('sessions.create', { parentSessionId: lead.id })).rejects.toThrow(/top-level session has no parent/);
-    await expect(t.run('sessions.create', { workspace: 'relative/path' })).rejects.toThrow(/workspace: must be an absolute path/);
+    await expect(t.run('sessions.create', { parentSessionId: lead.id })).rejects.toThrow(
+      /top-level session has no parent/,
+    );
+    await expect(t.run('sessions.create', { workspace: 'relative/path' })).rejects.toThrow(
+      /workspace: must be an absolute path/,
+    );
   });
 
   it('coerces technical kinds away from user scope and unavailable scopes to the first available', async () => {
     const full = await t.run('sessions.create', { projectId: 'p', workspace: '/w', folderId: 'f' });
     const bare = await t.run('sessions.create', {});
     const folderOnly = await t.run('sessions.create', { folderId: 'f2' });
-    const decision = await t.run('facts.add', { sessionId: full.id, scope: 'user', kind: 'decision', text: 'Use Postgres' });
-    expect(decision.fact).toMatchObject({ scope: 'project', scopeKey: 'p', requestedScope: 'user', coercionReason: 'technical-kind-not-user' });
-    const pref = await t.run('facts.add', { sessionId: full.id, scope: 'user', kind: 'preference', text: 'Likes dark mode' });
+    const decision = await t.run('facts.add', {
+      sessionId: full.id,
+      scope: 'user',
+      kind: 'decision',
+      text: 'Use Postgres',
+    });
+    expect(decision.fact).toMatchObject({
+      scope: 'project',
+      scopeKey: 'p',
+      requestedScope: 'user',
+      coercionReason: 'technical-kind-not-user',
+    });
+    const pref = await t.run('facts.add', {
+      sessionId: full.id,
+      scope: 'user',
+      kind: 'preference',
+      text: 'Likes dark mode',
+    });
     expect(pref.fact).toMatchObject({ scope: 'user', scopeKey: '', requestedScope: null, coercionReason: null });
     for (const kind of ['convention', 'constraint', 'fact'] as const) {
       const r = await t.run('facts.add', { sessionId: bare.id, scope: 'user', kind, text: `bare ${kind}` });
       expect(r.fact).toMatchObject({ scope: 'session', scopeKey: bare.id, requestedScope: 'user' });
     }
-    const missing = await t.run('facts.add', { sessionId: folderOnly.id, scope: 'project', kind: 'fact', text: 'no project here' });
-    expect(missing.fact).toMatchObject({ scope: 'folder', scopeKey: 'f2', requestedScope: 'project', coercionReason: 'scope-unavailable' });
+    const missing = await t.run('facts.add', {
+      sessionId: folderOnly.id,
+      scope: 'project',
+      kind: 'fact',
+      text: 'no project here',
+    });
+    expect(missing.fact).toMatchObject({
+      scope: 'folder',
+      scopeKey: 'f2',
+      requestedScope: 'project',
+      coercionReason: 'scope-unavailable',
+    });
     const ws = await t.run('facts.add', { sessionId: full.id, scope: 'workspace', kind: 'fact', text: 'ws fact' });
     expect(ws.fact).toMatchObject({ scope: 'workspace', scopeKey: '/w', requestedScope: null });
   });
@@ -203,8 +315,14 @@ describe('facts.list text filter', () => {
     await t.run('facts.add', { sessionId: b.id, scope: 'project', text: 'Deploy beta with Helm too' });
     const texts = async (input: Parameters<TestEngine['run']>[1]) =>
       (await t.run('facts.list', input as never)).facts.map((f) => f.text).sort();
-    expect(await texts({ text: 'helm DEPLOY' })).toEqual(['Deploy beta with Helm too', 'Deploy the API with Helm charts']);
-    expect(await texts({ text: 'deploy hel' })).toEqual(['Deploy beta with Helm too', 'Deploy the API with Helm charts']);
+    expect(await texts({ text: 'helm DEPLOY' })).toEqual([
+      'Deploy beta with Helm too',
+      'Deploy the API with Helm charts',
+    ]);
+    expect(await texts({ text: 'deploy hel' })).toEqual([
+      'Deploy beta with Helm too',
+      'Deploy the API with Helm charts',
+    ]);
     expect(await texts({ text: 'helm', scope: 'project', scopeKey: 'alpha' })).toEqual([
       'Deploy the API with Helm charts',
       'Helm is banned for the worker',

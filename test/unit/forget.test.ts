@@ -11,11 +11,27 @@ describe('forget', () => {
     const b = await t.run('sessions.create', { projectId: 'p', title: 'B' });
     const c = await t.run('sessions.create', { projectId: 'p', title: 'C' });
     const ma = await t.run('messages.add', { sessionId: a.id, role: 'user', content: 'We deploy with Helm' });
-    const shared = await t.run('facts.add', { sessionId: a.id, messageId: ma.id, scope: 'project', kind: 'decision', text: 'Deploy with Helm' });
+    const shared = await t.run('facts.add', {
+      sessionId: a.id,
+      messageId: ma.id,
+      scope: 'project',
+      kind: 'decision',
+      text: 'Deploy with Helm',
+    });
     await t.run('facts.add', { sessionId: b.id, scope: 'project', kind: 'decision', text: 'Deploy with Helm' });
     await t.run('facts.add', { sessionId: c.id, scope: 'project', kind: 'decision', text: 'Deploy with Helm' });
-    const onlyA = await t.run('facts.add', { sessionId: a.id, scope: 'project', kind: 'fact', text: 'Staging is eu-west-1' });
-    const sessionFact = await t.run('facts.add', { sessionId: a.id, scope: 'session', kind: 'fact', text: 'A is about billing' });
+    const onlyA = await t.run('facts.add', {
+      sessionId: a.id,
+      scope: 'project',
+      kind: 'fact',
+      text: 'Staging is eu-west-1',
+    });
+    const sessionFact = await t.run('facts.add', {
+      sessionId: a.id,
+      scope: 'session',
+      kind: 'fact',
+      text: 'A is about billing',
+    });
     const onlyB = await t.run('facts.add', { sessionId: b.id, scope: 'project', kind: 'fact', text: 'B only' });
     return { a, b, c, shared: shared.fact, onlyA: onlyA.fact, sessionFact: sessionFact.fact, onlyB: onlyB.fact };
   }
@@ -47,7 +63,9 @@ describe('forget', () => {
     expect(shared.evidence.map((e) => e.sessionId).sort()).toEqual([s.b.id, s.c.id].sort());
     expect((await t.run('facts.get', { factId: s.onlyB.id })).reinforcement).toBe(1);
     await expect(t.run('sessions.get', { sessionId: s.a.id })).rejects.toThrow(/session not found/);
-    expect(t.engine.db.prepare('SELECT count(*) AS n FROM session_messages WHERE session_id = ?').get(s.a.id)).toEqual({ n: 0 });
+    expect(t.engine.db.prepare('SELECT count(*) AS n FROM session_messages WHERE session_id = ?').get(s.a.id)).toEqual({
+      n: 0,
+    });
     // The final supporting source can be forgotten too.
     await t.run('sessions.delete', { sessionId: s.b.id });
     await t.run('sessions.delete', { sessionId: s.c.id });
@@ -60,7 +78,8 @@ describe('forget', () => {
     await t.run('facts.add', { sessionId: lead.id, scope: 'session', text: 'Client X is renegotiating' });
     await t.run('facts.add', { sessionId: lead.id, scope: 'workspace', text: 'Client X builds with bazel' });
     await t.run('facts.add', { sessionId: other.id, scope: 'project', text: 'P ships weekly' });
-    const scopes = () => t.engine.db.prepare('SELECT scope, scope_key AS key, facts FROM memory_scopes ORDER BY scope').all();
+    const scopes = () =>
+      t.engine.db.prepare('SELECT scope, scope_key AS key, facts FROM memory_scopes ORDER BY scope').all();
     expect(scopes()).toHaveLength(3);
     await t.run('sessions.delete', { sessionId: lead.id });
     expect(scopes()).toEqual([{ scope: 'project', key: 'p', facts: 1 }]);
@@ -68,7 +87,9 @@ describe('forget', () => {
     const again = await t.run('sessions.create', { workspace: '/srv/client-x' });
     await t.run('facts.add', { sessionId: again.id, scope: 'workspace', text: 'Client X builds with bazel' });
     expect(scopes()).toContainEqual({ scope: 'workspace', key: '/srv/client-x', facts: 1 });
-    expect((await t.run('memory.search', { sessionId: again.id, query: 'bazel builds', sources: ['facts'] })).results).toHaveLength(1);
+    expect(
+      (await t.run('memory.search', { sessionId: again.id, query: 'bazel builds', sources: ['facts'] })).results,
+    ).toHaveLength(1);
   });
 
   it('takes team members and side chats with the session, and their evidence', async () => {
@@ -76,7 +97,12 @@ describe('forget', () => {
     const member = await t.run('sessions.create', { kind: 'team-member', parentSessionId: lead.id });
     const side = await t.run('sessions.create', { kind: 'side-chat', parentSessionId: member.id });
     const other = await t.run('sessions.create', { projectId: 'p' });
-    const f = await t.run('facts.add', { sessionId: side.id, scope: 'project', kind: 'fact', text: 'found in a side chat' });
+    const f = await t.run('facts.add', {
+      sessionId: side.id,
+      scope: 'project',
+      kind: 'fact',
+      text: 'found in a side chat',
+    });
     await t.run('facts.add', { sessionId: other.id, scope: 'project', kind: 'fact', text: 'shared with other' });
     await t.run('facts.add', { sessionId: member.id, scope: 'project', kind: 'fact', text: 'shared with other' });
     const r = await t.run('sessions.delete', { sessionId: lead.id });
@@ -92,7 +118,13 @@ describe('forget', () => {
     expect(dry).toMatchObject({ dryRun: true, evidenceRemoved: 3 });
     expect((await t.run('facts.get', { factId: s.shared.id })).evidence).toHaveLength(3);
     await t.run('facts.delete', { factId: s.shared.id });
-    expect(t.engine.db.prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)').get(s.shared.id)).toEqual({ n: 0 });
+    expect(
+      t.engine.db
+        .prepare(
+          'SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)',
+        )
+        .get(s.shared.id),
+    ).toEqual({ n: 0 });
     await expect(t.run('facts.delete', { factId: s.shared.id })).rejects.toThrow(/fact not found/);
     await expect(t.run('sessions.delete', { sessionId: 'missing' })).rejects.toThrow(/session not found: missing/);
   });

@@ -52,9 +52,15 @@ describe('ranking formula', () => {
 
   it('a more specific scope wins a tie; confidence weighs in', () => {
     const text = 'release trains leave on tuesdays';
-    expect(score(text, 'release trains', { scope: 'session' })).toBeGreaterThan(score(text, 'release trains', { scope: 'project' }));
-    expect(score(text, 'release trains', { scope: 'folder' })).toBeGreaterThan(score(text, 'release trains', { scope: 'user' }));
-    expect(score(text, 'release trains', { confidence: 'high' })).toBeGreaterThan(score(text, 'release trains', { confidence: 'low' }));
+    expect(score(text, 'release trains', { scope: 'session' })).toBeGreaterThan(
+      score(text, 'release trains', { scope: 'project' }),
+    );
+    expect(score(text, 'release trains', { scope: 'folder' })).toBeGreaterThan(
+      score(text, 'release trains', { scope: 'user' }),
+    );
+    expect(score(text, 'release trains', { confidence: 'high' })).toBeGreaterThan(
+      score(text, 'release trains', { confidence: 'low' }),
+    );
   });
 
   it('reinforcement has diminishing returns and is capped at +20%', () => {
@@ -84,7 +90,10 @@ describe('recall block', () => {
     const facts = ['a', 'b', 'c', 'd', 'e'].map((id) => fact(id, `fact ${id}`));
     const { block, included } = buildRecallBlock(facts);
     expect(included.map((f) => f.id)).toEqual(['a', 'b', 'c']);
-    const lines = block!.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = block!
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     expect(Object.keys(lines[0])).toEqual(['id', 'text', 'kind', 'scope', 'confidence', 'citation']);
     expect(lines[0].citation).toEqual({ sessionId: 's1', messageId: 'm1' });

@@ -1,6 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import { chooseTransport, httpTransport, ipcTransport, takeTokenFromLocation, type WindowLike } from '../../src/renderer/src/api/transport';
-import { ApiError, codeForStatus, describeError, isMissingCommand, toApiError } from '../../src/renderer/src/api/errors';
+import {
+  chooseTransport,
+  httpTransport,
+  ipcTransport,
+  takeTokenFromLocation,
+  type WindowLike,
+} from '../../src/renderer/src/api/transport';
+import {
+  ApiError,
+  codeForStatus,
+  describeError,
+  isMissingCommand,
+  toApiError,
+} from '../../src/renderer/src/api/errors';
 import { buildHash, parseHash } from '../../src/renderer/src/router';
 import type { EvofluxBridge } from '../../src/preload/api';
 
@@ -11,14 +23,23 @@ const memoryStorage = () => {
 const TOKEN = 'A'.repeat(43);
 
 function fakeFetch(status: number, body: unknown) {
-  return vi.fn(async (_url: string, _init?: RequestInit) => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status }));
+  return vi.fn(
+    async (_url: string, _init?: RequestInit) =>
+      new Response(typeof body === 'string' ? body : JSON.stringify(body), { status }),
+  );
 }
 
 describe('transport choice', () => {
   it('uses IPC when the preload bridge is present, and never touches fetch', async () => {
     const fetch = vi.fn();
-    const bridge: EvofluxBridge = { call: vi.fn(async () => ({ ok: true as const, value: { sessions: [], nextCursor: null } })) as never };
-    const t = chooseTransport({ evoflux: bridge, location: { hash: `#token=${TOKEN}` }, fetch } as unknown as WindowLike);
+    const bridge: EvofluxBridge = {
+      call: vi.fn(async () => ({ ok: true as const, value: { sessions: [], nextCursor: null } })) as never,
+    };
+    const t = chooseTransport({
+      evoflux: bridge,
+      location: { hash: `#token=${TOKEN}` },
+      fetch,
+    } as unknown as WindowLike);
     expect(t.kind).toBe('ipc');
     expect(await t.call('sessions.list', {})).toEqual({ sessions: [], nextCursor: null });
     expect(bridge.call).toHaveBeenCalledWith('sessions.list', {});
@@ -29,7 +50,12 @@ describe('transport choice', () => {
     const storage = memoryStorage();
     const replaceState = vi.fn();
     const fetch = fakeFetch(200, { facts: [], nextCursor: null });
-    const t = chooseTransport({ location: { hash: `#token=${TOKEN}` }, sessionStorage: storage, history: { replaceState }, fetch } as unknown as WindowLike);
+    const t = chooseTransport({
+      location: { hash: `#token=${TOKEN}` },
+      sessionStorage: storage,
+      history: { replaceState },
+      fetch,
+    } as unknown as WindowLike);
     expect(t.kind).toBe('http');
     expect(replaceState).toHaveBeenCalledWith(null, '', '#/facts');
     expect(storage.m.get('evoflux-token')).toBe(TOKEN);
@@ -43,7 +69,10 @@ describe('transport choice', () => {
 
   it('keeps the token for reloads in the same tab and keeps a route next to it', () => {
     const storage = memoryStorage();
-    expect(takeTokenFromLocation({ hash: `#/sessions/abc?msg=3&token=${TOKEN}` }, storage)).toEqual({ token: TOKEN, cleanHash: '#/sessions/abc?msg=3' });
+    expect(takeTokenFromLocation({ hash: `#/sessions/abc?msg=3&token=${TOKEN}` }, storage)).toEqual({
+      token: TOKEN,
+      cleanHash: '#/sessions/abc?msg=3',
+    });
     expect(takeTokenFromLocation({ hash: '#/facts' }, storage)).toEqual({ token: TOKEN, cleanHash: null });
     expect(takeTokenFromLocation({ hash: '#/facts' }, memoryStorage())).toEqual({ token: null, cleanHash: null });
   });
@@ -60,17 +89,30 @@ describe('transport choice', () => {
 
 describe('error mapping', () => {
   it('keeps the code, message and field a door sent', async () => {
-    const fetch = fakeFetch(400, { error: { code: 'invalid_input', message: 'scope: Invalid option', field: 'scope' } });
-    const err = await httpTransport({ token: TOKEN, fetch: fetch as never }).call('facts.list', { scope: 'x' }).catch((e) => e);
+    const fetch = fakeFetch(400, {
+      error: { code: 'invalid_input', message: 'scope: Invalid option', field: 'scope' },
+    });
+    const err = await httpTransport({ token: TOKEN, fetch: fetch as never })
+      .call('facts.list', { scope: 'x' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 'invalid_input', field: 'scope', status: 400, message: 'scope: Invalid option' });
   });
 
   it('turns IPC error values into the same ApiError', async () => {
-    const bridge = { call: async () => ({ ok: false as const, error: { code: 'not_found' as const, message: 'session not found: s1', field: 'sessionId' } }) };
-    const err = await ipcTransport(bridge as never).call('sessions.get', { sessionId: 's1' }).catch((e) => e);
+    const bridge = {
+      call: async () => ({
+        ok: false as const,
+        error: { code: 'not_found' as const, message: 'session not found: s1', field: 'sessionId' },
+      }),
+    };
+    const err = await ipcTransport(bridge as never)
+      .call('sessions.get', { sessionId: 's1' })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'not_found', field: 'sessionId', message: 'session not found: s1' });
-    const odd = await ipcTransport({ call: async () => 'weird' } as never).call('x', {}).catch((e) => e);
+    const odd = await ipcTransport({ call: async () => 'weird' } as never)
+      .call('x', {})
+      .catch((e) => e);
     expect(odd).toMatchObject({ code: 'internal' });
   });
 
@@ -90,7 +132,9 @@ describe('error mapping', () => {
     const fetch = vi.fn(async () => {
       throw new TypeError('Failed to fetch');
     });
-    const err = await httpTransport({ token: TOKEN, fetch: fetch as never }).call('facts.list', {}).catch((e) => e);
+    const err = await httpTransport({ token: TOKEN, fetch: fetch as never })
+      .call('facts.list', {})
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'unavailable' });
     expect(describeError(err)).toContain('Cannot reach');
   });

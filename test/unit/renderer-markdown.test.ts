@@ -3,7 +3,8 @@ import { expandWikiLinks, renderWikiMarkdown, resolveRelative } from '../../src/
 
 const ctx = {
   currentPath: 'topics/sqlite.md',
-  resolveSlug: (slug: string) => (slug.toLowerCase() === 'wal' ? 'topics/wal.md' : slug === 'INDEX' ? 'INDEX.md' : null),
+  resolveSlug: (slug: string) =>
+    slug.toLowerCase() === 'wal' ? 'topics/wal.md' : slug === 'INDEX' ? 'INDEX.md' : null,
   hrefFor: (p: string) => `#/wiki?path=${encodeURIComponent(p)}`,
 };
 
@@ -27,7 +28,10 @@ describe('wiki markdown', () => {
   });
 
   it('maps [[wiki links]] and relative paths into the app, and marks unknown pages', () => {
-    const html = renderWikiMarkdown('[[WAL]] [[INDEX|the index]] [[missing]] [up](../entities/bob.md) [out](../../../etc.md)', ctx);
+    const html = renderWikiMarkdown(
+      '[[WAL]] [[INDEX|the index]] [[missing]] [up](../entities/bob.md) [out](../../../etc.md)',
+      ctx,
+    );
     expect(hrefs(html)).toEqual([
       '#/wiki?path=topics%2Fwal.md',
       '#/wiki?path=INDEX.md',

@@ -84,7 +84,11 @@ describe('high-entropy detection over many random tokens', () => {
     for (let i = 0; i < 200; i++) if (findSecret(`value ${randomBytes(24).toString('base64url')}`)) flagged++;
     expect(flagged).toBeGreaterThanOrEqual(190);
     for (let i = 0; i < 200; i++) expect(findSecret(`commit ${randomBytes(20).toString('hex')}`)).toBeNull();
-    for (const id of ['Base64EncodedStringValue2024', 'MyVeryLongComponentName2Props', 'useExtractionStatusQueryV2Hook']) {
+    for (const id of [
+      'Base64EncodedStringValue2024',
+      'MyVeryLongComponentName2Props',
+      'useExtractionStatusQueryV2Hook',
+    ]) {
       expect(findSecret(`the ${id} helper`)).toBeNull();
     }
   });
@@ -98,7 +102,9 @@ describe('redaction before a transcript leaves the machine', () => {
     expect(r.text).not.toContain(key);
     expect(r.text).not.toContain('hunter2');
     expect(r.text).not.toContain('pw123');
-    expect(r.text).toMatch(/^Use \[redacted openai-key\] with \[redacted credential-assignment\] against \[redacted connection-string\]\/app please\.$/);
+    expect(r.text).toMatch(
+      /^Use \[redacted openai-key\] with \[redacted credential-assignment\] against \[redacted connection-string\]\/app please\.$/,
+    );
     expect(r.redactions).toBe(3);
     expect(redactSecrets('Nothing secret here.')).toEqual({ text: 'Nothing secret here.', redactions: 0 });
   });

@@ -25,7 +25,10 @@ const F_GONE = '01900000-0000-7000-8000-0000000000a4';
 function writeVersion41Store(file: string): void {
   const db = new Database(file);
   db.pragma('foreign_keys = ON');
-  migrate(db, migrations.filter((m) => m.version <= 41));
+  migrate(
+    db,
+    migrations.filter((m) => m.version <= 41),
+  );
   const session = db.prepare(
     `INSERT INTO sessions (id, kind, project_id, title, created_at, updated_at) VALUES (?, 'top-level', ?, ?, 1, 1)`,
   );
@@ -33,7 +36,9 @@ function writeVersion41Store(file: string): void {
   session.run(S2, 'p1', 'two');
   session.run(S3, 'p2', 'three');
   session.run(S4, 'p1', 'four');
-  db.prepare(`INSERT INTO session_messages (id, session_id, seq, role, content, created_at) VALUES ('m1', ?, 1, 'user', 'use pnpm', 5)`).run(S1);
+  db.prepare(
+    `INSERT INTO session_messages (id, session_id, seq, role, content, created_at) VALUES ('m1', ?, 1, 'user', 'use pnpm', 5)`,
+  ).run(S1);
   const fact = db.prepare(
     `INSERT INTO memory_facts (id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement, origin,
        first_seen_at, last_seen_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'extraction', ?, ?, ?)`,
@@ -41,15 +46,63 @@ function writeVersion41Store(file: string): void {
   const evidence = db.prepare(
     `INSERT INTO memory_fact_evidence (fact_id, session_id, message_id, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)`,
   );
-  fact.run(F_SHARED, 'project', 'p1', 'convention', 'Use pnpm for installs', oldKey('Use pnpm for installs'), 'high', 2, 10, 20, 20);
+  fact.run(
+    F_SHARED,
+    'project',
+    'p1',
+    'convention',
+    'Use pnpm for installs',
+    oldKey('Use pnpm for installs'),
+    'high',
+    2,
+    10,
+    20,
+    20,
+  );
   evidence.run(F_SHARED, S1, 'm1', 10, 10);
   evidence.run(F_SHARED, S2, null, 20, 20);
-  fact.run(F_SESSION, 'session', S1, 'fact', 'Alpha deploys on fridays', oldKey('Alpha deploys on fridays'), 'medium', 1, 11, 11, 11);
+  fact.run(
+    F_SESSION,
+    'session',
+    S1,
+    'fact',
+    'Alpha deploys on fridays',
+    oldKey('Alpha deploys on fridays'),
+    'medium',
+    1,
+    11,
+    11,
+    11,
+  );
   evidence.run(F_SESSION, S1, null, 11, 11);
-  fact.run(F_USER, 'user', '', 'preference', 'Prefers dark mode everywhere', oldKey('Prefers dark mode everywhere'), 'medium', 1, 12, 12, 12);
+  fact.run(
+    F_USER,
+    'user',
+    '',
+    'preference',
+    'Prefers dark mode everywhere',
+    oldKey('Prefers dark mode everywhere'),
+    'medium',
+    1,
+    12,
+    12,
+    12,
+  );
   evidence.run(F_USER, S3, null, 12, 12);
   // A forgotten fact whose index purge was still queued when the old app stopped.
-  fact.run(F_GONE, 'project', 'p1', 'fact', 'Gamma uses the quokka scheduler', oldKey('Gamma uses the quokka scheduler'), 'low', 1, 13, 13, 13);
+  fact.run(
+    F_GONE,
+    'project',
+    'p1',
+    'fact',
+    'Gamma uses the quokka scheduler',
+    oldKey('Gamma uses the quokka scheduler'),
+    'low',
+    1,
+    13,
+    13,
+    13,
+  );
   db.prepare('DELETE FROM memory_facts WHERE id = ?').run(F_GONE);
   expect(db.prepare('SELECT count(*) AS n FROM memory_fact_index_purge').get()).toEqual({ n: 1 });
   db.close();
@@ -66,7 +119,9 @@ describe('migration 50: integer fact keys', () => {
     const db = t.engine.db;
     expect(schemaVersion(db)).toBe(Math.max(...migrations.map((m) => m.version)));
 
-    const facts = db.prepare('SELECT seq, id, scope, scope_key, text, reinforcement, confidence FROM memory_facts ORDER BY seq').all() as {
+    const facts = db
+      .prepare('SELECT seq, id, scope, scope_key, text, reinforcement, confidence FROM memory_facts ORDER BY seq')
+      .all() as {
       seq: number;
       id: string;
       reinforcement: number;
@@ -89,7 +144,8 @@ describe('migration 50: integer fact keys', () => {
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
-    const indexed = (q: string) => db.prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ?').pluck().all(q);
+    const indexed = (q: string) =>
+      db.prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ?').pluck().all(q);
     expect(indexed('pnpm')).toEqual([facts[0]!.seq]);
     expect(indexed('quokka')).toEqual([]);
 
@@ -105,7 +161,15 @@ describe('migration 50: integer fact keys', () => {
       writeTx(db, () =>
         recordFact(
           db,
-          { text, kind: 'convention', confidence: 'medium', origin: 'extraction', target: { scope: 'project', key: 'p1', coercion: null }, sessionId, messageId: null },
+          {
+            text,
+            kind: 'convention',
+            confidence: 'medium',
+            origin: 'extraction',
+            target: { scope: 'project', key: 'p1', coercion: null },
+            sessionId,
+            messageId: null,
+          },
           1_000,
         ),
       );
@@ -123,6 +187,8 @@ describe('migration 50: integer fact keys', () => {
     const freshSeq = db.prepare('SELECT seq FROM memory_facts WHERE id = ?').pluck().get(fresh.fact.id) as number;
     expect(freshSeq).toBeGreaterThan(Math.max(...facts.map((f) => f.seq)));
     expect(indexed('zebra')).toEqual([freshSeq]);
-    expect(db.prepare("SELECT facts FROM memory_scopes WHERE scope = 'project' AND scope_key = 'p1'").pluck().get()).toBe(2);
+    expect(
+      db.prepare("SELECT facts FROM memory_scopes WHERE scope = 'project' AND scope_key = 'p1'").pluck().get(),
+    ).toBe(2);
   });
 });

@@ -32,14 +32,21 @@ describe('front matter', () => {
   });
 
   it('normalises recognised keys and ignores junk', () => {
-    const p = parsePage('\n  ---\r\ndescription: "  padded  "\r\ntags: [A, " b ", "", 3]\r\nconfidence: HIGH\r\nsources: x\r\n---\r\nbody');
+    const p = parsePage(
+      '\n  ---\r\ndescription: "  padded  "\r\ntags: [A, " b ", "", 3]\r\nconfidence: HIGH\r\nsources: x\r\n---\r\nbody',
+    );
     expect(p.meta).toMatchObject({ description: 'padded', tags: ['a', 'b', '3'], confidence: 'high', sources: ['x'] });
     expect(p.body).toBe('body');
     expect(parsePage('---\nconfidence: sure\n---\n').meta.confidence).toBeNull();
   });
 
   it('treats missing, malformed or non-mapping front matter as absent', () => {
-    for (const text of ['# Title\n', '---\n[unclosed\n---\nbody', '---\n- a\n- b\n---\nbody', 'text\n---\na: 1\n---\n']) {
+    for (const text of [
+      '# Title\n',
+      '---\n[unclosed\n---\nbody',
+      '---\n- a\n- b\n---\nbody',
+      'text\n---\na: 1\n---\n',
+    ]) {
       const p = parsePage(text);
       expect(p.data).toBeNull();
       expect(p.body).toBe(text);

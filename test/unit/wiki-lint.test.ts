@@ -16,20 +16,31 @@ describe('wiki lint', () => {
   it('reports every category and writes LINT.md, changing nothing else', async () => {
     const w = t.engine.wiki;
     const s = await t.run('sessions.create', {});
-    await w.write('topics/alpha.md', `${fm()}# Alpha\n\nSee [[beta]], [[bare]], [[old]], [[half]], [[INDEX]] and [[missing-concept]].\n`);
+    await w.write(
+      'topics/alpha.md',
+      `${fm()}# Alpha\n\nSee [[beta]], [[bare]], [[old]], [[half]], [[INDEX]] and [[missing-concept]].\n`,
+    );
     await w.write('topics/beta.md', `${fm('confidence: low\n')}# Beta\n\nBack to [[alpha]].\n`);
     await w.write('topics/lonely.md', `${fm()}# Nobody links here\n`);
     await w.write('entities/bare.md', '# No front matter\n\n[[alpha]]\n');
     await w.write('entities/old.md', '---\ndescription: old\nupdated: 2025-01-01\n---\n[[alpha]] [[bare]] [[old]]\n');
     await w.write('comparisons/half.md', '---\ntags: [x]\n---\n[[alpha]] [[half]]\n');
-    await w.write(`sources/session-deadbeef.md`, `---\ndescription: gone\nupdated: 2025-12-31\nsession: 01900000-0000-7000-8000-0000deadbeef\n---\n`);
+    await w.write(
+      `sources/session-deadbeef.md`,
+      `---\ndescription: gone\nupdated: 2025-12-31\nsession: 01900000-0000-7000-8000-0000deadbeef\n---\n`,
+    );
     const alive = s.id.replace(/-/g, '').slice(-8);
-    await w.write(`sources/session-${alive}.md`, `---\ndescription: here\nupdated: 2025-12-31\nsession: ${s.id}\n---\n`);
+    await w.write(
+      `sources/session-${alive}.md`,
+      `---\ndescription: here\nupdated: 2025-12-31\nsession: ${s.id}\n---\n`,
+    );
     await w.write('INDEX.md', '# Wiki Index\n\n- [[alpha]]\n- [[beta]]\n- [[ghost]]\n');
 
     const r = await t.run('wiki.lint', {});
     const has = (category: string, p: string, fragment = '') =>
-      expect(r.findings).toContainEqual(expect.objectContaining({ category, path: p, message: expect.stringContaining(fragment) }));
+      expect(r.findings).toContainEqual(
+        expect.objectContaining({ category, path: p, message: expect.stringContaining(fragment) }),
+      );
     has('broken_link', 'topics/alpha.md', '[[missing-concept]]');
     // Root files are pages too: [[INDEX]] resolves to INDEX.md, as the window links it.
     expect(r.findings).not.toContainEqual(expect.objectContaining({ message: expect.stringContaining('[[index]]') }));
@@ -41,7 +52,9 @@ describe('wiki lint', () => {
     has('index_drift', 'INDEX.md', '[[ghost]]');
     has('index_drift', 'topics/lonely.md', 'not listed');
     has('deleted_session', 'sources/session-deadbeef.md');
-    expect(r.findings.filter((f) => f.path === `sources/session-${alive}.md` && f.category === 'deleted_session')).toEqual([]);
+    expect(
+      r.findings.filter((f) => f.path === `sources/session-${alive}.md` && f.category === 'deleted_session'),
+    ).toEqual([]);
     expect(r.findings.filter((f) => f.category === 'orphan_page').map((f) => f.path)).toEqual(['topics/lonely.md']);
     expect(r.findings.filter((f) => f.category === 'stale_page').map((f) => f.path)).toEqual(['entities/old.md']);
 

@@ -24,7 +24,11 @@ const rejects = (p: unknown, fragment: string) => {
 describe('wiki path validation', () => {
   it('accepts root files and section pages', () => {
     expect(validateWikiPath('USER.md')).toEqual({ rel: 'USER.md', section: null, stem: 'USER' });
-    expect(validateWikiPath('topics/sqlite-wal.md')).toEqual({ rel: 'topics/sqlite-wal.md', section: 'topics', stem: 'sqlite-wal' });
+    expect(validateWikiPath('topics/sqlite-wal.md')).toEqual({
+      rel: 'topics/sqlite-wal.md',
+      section: 'topics',
+      stem: 'sqlite-wal',
+    });
     expect(validateWikiPath('notes/2026-04-29.md').section).toBe('notes');
     expect(validateWikiPath('entities/Node_20.v2.md').stem).toBe('Node_20.v2');
   });
@@ -152,7 +156,9 @@ describe('wiki service file operations', () => {
     const log = readFileSync(path.join(root, 'LOG.md'), 'utf8');
     expect(log.startsWith('# Wiki Log\n')).toBe(true);
     expect(log.match(/^## \[/gm)).toHaveLength(2);
-    expect(log).toContain('## [2026-04-29 09:05 UTC] dream | sessions=1\n\n- detail\n\n## [2026-04-29 09:05 UTC] lint | ok\n');
+    expect(log).toContain(
+      '## [2026-04-29 09:05 UTC] dream | sessions=1\n\n- detail\n\n## [2026-04-29 09:05 UTC] lint | ok\n',
+    );
   });
 
   it('seeding never overwrites and is idempotent', () => {

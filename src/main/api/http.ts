@@ -66,7 +66,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function sendError(res: ServerResponse, error: CommandError, extra: Record<string, string> = {}, status?: number): void {
+function sendError(
+  res: ServerResponse,
+  error: CommandError,
+  extra: Record<string, string> = {},
+  status?: number,
+): void {
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
   sendJson(res, status ?? httpStatusFor[error.code], { error: error.toJSON() });
 }
@@ -112,7 +117,8 @@ export function findRendererDir(from = __dirname): string | null {
   for (let i = 0; i < 6; i++) {
     const candidate = path.join(dir, 'out', 'renderer');
     if (existsSync(path.join(candidate, 'index.html'))) return candidate;
-    if (path.basename(dir) === 'out' && existsSync(path.join(dir, 'renderer', 'index.html'))) return path.join(dir, 'renderer');
+    if (path.basename(dir) === 'out' && existsSync(path.join(dir, 'renderer', 'index.html')))
+      return path.join(dir, 'renderer');
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -128,18 +134,31 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
 
   const handleCommand = async (req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams) => {
     if (!bearerMatches(req.headers.authorization, token)) {
-      return sendError(res, new CommandError('forbidden', 'authorization: a valid "Bearer <token>" is required (see <home>/http-token)', 'authorization'), {
-        'WWW-Authenticate': 'Bearer',
-      }, 401);
+      return sendError(
+        res,
+        new CommandError(
+          'forbidden',
+          'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
+          'authorization',
+        ),
+        {
+          'WWW-Authenticate': 'Bearer',
+        },
+        401,
+      );
     }
-    if (!isCommandName(name)) return sendError(res, new CommandError('not_found', `unknown command: ${name}`, 'command'));
+    if (!isCommandName(name))
+      return sendError(res, new CommandError('not_found', `unknown command: ${name}`, 'command'));
     const spec = contract[name];
     let raw: unknown;
     if (req.method === 'POST') {
       // Requiring JSON keeps HTML forms (which cannot set this type) out, on top of the token.
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json') {
-        return sendError(res, new CommandError('invalid_input', 'content-type: must be application/json', 'content-type'));
+        return sendError(
+          res,
+          new CommandError('invalid_input', 'content-type: must be application/json', 'content-type'),
+        );
       }
       raw = parseJsonInput(await readBody(req), 'body');
     } else if (req.method === 'GET' && !spec.mutates) {
@@ -185,11 +204,19 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
     void (async () => {
       try {
         if (!hostAllowed(req.headers.host, port)) {
-          return sendError(res, new CommandError('forbidden', `host: only ${HTTP_HOST}:${port} and localhost:${port} are served`, 'host'));
+          return sendError(
+            res,
+            new CommandError('forbidden', `host: only ${HTTP_HOST}:${port} and localhost:${port} are served`, 'host'),
+          );
         }
         const url = new URL(req.url ?? '/', `http://${HTTP_HOST}:${port}`);
         if (url.pathname.startsWith(COMMAND_PREFIX)) {
-          return await handleCommand(req, res, decodeURIComponent(url.pathname.slice(COMMAND_PREFIX.length)), url.searchParams);
+          return await handleCommand(
+            req,
+            res,
+            decodeURIComponent(url.pathname.slice(COMMAND_PREFIX.length)),
+            url.searchParams,
+          );
         }
         if (url.pathname.startsWith('/api/')) {
           return sendError(res, new CommandError('not_found', `no route: ${url.pathname}`, 'path'));
@@ -209,7 +236,11 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
     server.once('error', (e: NodeJS.ErrnoException) => {
       reject(
         e.code === 'EADDRINUSE'
-          ? new CommandError('unavailable', `port: ${options.port} is already in use; pass another --port (0 picks a free one)`, 'port')
+          ? new CommandError(
+              'unavailable',
+              `port: ${options.port} is already in use; pass another --port (0 picks a free one)`,
+              'port',
+            )
           : e,
       );
     });

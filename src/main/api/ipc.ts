@@ -31,7 +31,8 @@ export async function handleIpcCall(
   input: unknown,
 ): Promise<IpcResult> {
   try {
-    if (!isOwnPage(frameUrl, pageUrl)) throw new CommandError('forbidden', 'sender: not the EvoFlux Memory window', 'sender');
+    if (!isOwnPage(frameUrl, pageUrl))
+      throw new CommandError('forbidden', 'sender: not the EvoFlux Memory window', 'sender');
     if (typeof name !== 'string') throw new CommandError('invalid_input', 'command: must be a string', 'command');
     return { ok: true, value: await dispatch(engine, name, input) };
   } catch (e) {

@@ -36,7 +36,8 @@ type Output = Record<string, any>;
 const renderBeginTurn = (o: Output) => String(o.context?.block ?? JSON.stringify(o));
 
 const renderRecall = (o: Output) =>
-  o.block ?? (o.abstained ? `No memory recalled (abstained${o.reason ? `: ${o.reason}` : ''}).` : 'No memory recalled.');
+  o.block ??
+  (o.abstained ? `No memory recalled (abstained${o.reason ? `: ${o.reason}` : ''}).` : 'No memory recalled.');
 
 /** The reference's memory_search text: numbered hits with source, score, title and excerpt. */
 const renderSearch = (o: Output) => {
@@ -96,7 +97,8 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     name: 'memory_recall',
     command: 'memory.recall',
     title: 'Recall facts',
-    usage: 'Automatic recall for a query without starting a turn: at most three cited facts from this session\'s scopes.',
+    usage:
+      "Automatic recall for a query without starting a turn: at most three cited facts from this session's scopes.",
     render: renderRecall,
   },
   {
@@ -104,7 +106,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     command: 'memory.search',
     title: 'Search memory',
     usage:
-      'Search remembered facts, the wiki and earlier dialogue of this session\'s project/workspace/folder when the user refers to something said or decided before.',
+      "Search remembered facts, the wiki and earlier dialogue of this session's project/workspace/folder when the user refers to something said or decided before.",
     render: renderSearch,
   },
   {
@@ -133,14 +135,24 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     title: 'Show session scopes',
     usage: 'Which scopes this session sees and writes.',
   },
-  { name: 'memory_extraction_status', command: 'extraction.status', title: 'Extraction status', usage: 'Where automatic fact extraction stands for this session.' },
+  {
+    name: 'memory_extraction_status',
+    command: 'extraction.status',
+    title: 'Extraction status',
+    usage: 'Where automatic fact extraction stands for this session.',
+  },
   {
     name: 'memory_run_dream',
     command: 'dream.run',
     title: 'Run Dream',
     usage: 'Consolidate finished sessions and notes into the Markdown wiki now, instead of waiting for the schedule.',
   },
-  { name: 'memory_dream_status', command: 'dream.status', title: 'Dream status', usage: 'Whether Dream is running and how the last run ended.' },
+  {
+    name: 'memory_dream_status',
+    command: 'dream.status',
+    title: 'Dream status',
+    usage: 'Whether Dream is running and how the last run ended.',
+  },
 ];
 
 /** Tools whose command exists in the contract right now. */
@@ -151,7 +163,10 @@ export function availableTools(): (AgentTool & { command: CommandName })[] {
 /** The JSON Schema an MCP client sees: what a caller may send (defaults optional). */
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> | undefined {
   try {
-    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
     return json.type === 'object' ? json : undefined;
   } catch {
     return undefined;
@@ -162,7 +177,8 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
 export function takesSession(command: CommandName): boolean {
   let known = sessionCommands.get(command);
   if (known === undefined) {
-    const properties = jsonSchemaOf(contract[command].input, 'input')?.properties as Record<string, unknown> | undefined;
+    const properties = jsonSchemaOf(contract[command].input, 'input')?.properties as
+      Record<string, unknown> | undefined;
     sessionCommands.set(command, (known = properties !== undefined && Object.hasOwn(properties, 'sessionId')));
   }
   return known;

@@ -45,7 +45,9 @@ export const extractionCli: CliCommand[] = [
     usage: '--session ID',
     options: { session: { type: 'string' } },
     run: async (ctx, v) => {
-      const r = failedAsError(await call(ctx, 'extraction.retry', { sessionId: requireStr(v, 'session', 'sessionId') }));
+      const r = failedAsError(
+        await call(ctx, 'extraction.retry', { sessionId: requireStr(v, 'session', 'sessionId') }),
+      );
       return { data: r, text: describeRun(r) };
     },
   },
@@ -66,11 +68,26 @@ export const extractionCli: CliCommand[] = [
         String(s.factsStored),
         String(s.candidatesRejected),
         s.nextAttemptAt !== null && s.status === 'failed' ? fmtTime(s.nextAttemptAt) : '-',
-        s.lastError ?? (s.leaseLive && s.leaseExpiresAt ? `lease ${s.leaseOwner} until ${fmtTime(s.leaseExpiresAt)}` : ''),
+        s.lastError ??
+          (s.leaseLive && s.leaseExpiresAt ? `lease ${s.leaseOwner} until ${fmtTime(s.leaseExpiresAt)}` : ''),
       ]);
       const text = r.sessions.length
         ? `extractor: ${r.extractor}\n` +
-          table([['SESSION', 'STATUS', 'CURSOR', 'RESPONSES', 'PENDING', 'ATTEMPTS', 'FACTS', 'REJECTED', 'NEXT ATTEMPT', 'LAST ERROR'], ...rows])
+          table([
+            [
+              'SESSION',
+              'STATUS',
+              'CURSOR',
+              'RESPONSES',
+              'PENDING',
+              'ATTEMPTS',
+              'FACTS',
+              'REJECTED',
+              'NEXT ATTEMPT',
+              'LAST ERROR',
+            ],
+            ...rows,
+          ])
         : `extractor: ${r.extractor}\nno sessions with completed responses`;
       return { data: r, text };
     },

@@ -105,7 +105,10 @@ export const factCli: CliCommand[] = [
     usage: '--fact ID [--dry-run]',
     options: { fact: { type: 'string' }, 'dry-run': { type: 'boolean' } },
     run: async (ctx, v) => {
-      const r = await call(ctx, 'facts.delete', { factId: requireStr(v, 'fact', 'factId'), dryRun: flag(v, 'dry-run') });
+      const r = await call(ctx, 'facts.delete', {
+        factId: requireStr(v, 'fact', 'factId'),
+        dryRun: flag(v, 'dry-run'),
+      });
       return {
         data: r,
         text: `${r.dryRun ? 'would delete' : 'deleted'} ${r.fact.id} [${r.fact.scope}] ${r.fact.text} (${r.evidenceRemoved} evidence row(s))`,

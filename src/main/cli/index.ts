@@ -9,4 +9,13 @@ import { wikiCli } from './wiki';
 import { dreamCli } from './dream';
 
 /** Every CLI command; each area keeps its own list. */
-export const cliCommands: CliCommand[] = [...sessionCli, ...factCli, ...extractionCli, ...mcpCli, ...serveCli, ...recallCli, ...wikiCli, ...dreamCli];
+export const cliCommands: CliCommand[] = [
+  ...sessionCli,
+  ...factCli,
+  ...extractionCli,
+  ...mcpCli,
+  ...serveCli,
+  ...recallCli,
+  ...wikiCli,
+  ...dreamCli,
+];

@@ -37,7 +37,8 @@ export const recallCli: CliCommand[] = [
           ? 'no facts recalled'
           : [
               ...r.facts.map(
-                (f, i) => `${i + 1}. [${f.scope}/${f.kind}/${f.confidence}] ${f.text}  (score ${f.score.toFixed(3)}, fact ${f.id})`,
+                (f, i) =>
+                  `${i + 1}. [${f.scope}/${f.kind}/${f.confidence}] ${f.text}  (score ${f.score.toFixed(3)}, fact ${f.id})`,
               ),
               '',
               r.block ?? '',

@@ -34,7 +34,13 @@ export const serveCli: CliCommand[] = [
       const engine = ctx.engine();
       const server = await startHttpServer({ engine, port });
       const stopServices = startLongLivedServices(engine);
-      const info = { url: server.url, browserUrl: server.browserUrl, port: server.port, home: ctx.home, tokenFile: engine.paths.httpToken };
+      const info = {
+        url: server.url,
+        browserUrl: server.browserUrl,
+        port: server.port,
+        home: ctx.home,
+        tokenFile: engine.paths.httpToken,
+      };
       ctx.out(
         ctx.json
           ? JSON.stringify(info)

@@ -123,7 +123,8 @@ export const sessionCli: CliCommand[] = [
         ...r.deleted.map((f) => `  - [${f.scope}] ${f.text}  (${f.id})`),
         `${keep} ${r.kept.length} fact(s) other sessions still support:`,
         ...r.kept.map(
-          (f) => `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}; reinforcement ${f.reinforcementAfter})`,
+          (f) =>
+            `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}; reinforcement ${f.reinforcementAfter})`,
         ),
       ].join('\n');
       return { data: r, text };
@@ -132,7 +133,8 @@ export const sessionCli: CliCommand[] = [
   {
     path: ['messages', 'add'],
     summary: 'append a message to a session',
-    usage: '--session ID --role user|assistant|tool|system [--hidden] [--side-chat-context] [--tool-round] [--system-generated] TEXT',
+    usage:
+      '--session ID --role user|assistant|tool|system [--hidden] [--side-chat-context] [--tool-round] [--system-generated] TEXT',
     options: {
       session: { type: 'string' },
       role: { type: 'string' },

@@ -5,20 +5,26 @@ import type { wikiCommands } from '../../shared/commands/wiki';
 
 export function lintText(r: OutputOf<(typeof wikiCommands)['wiki.lint']>): string {
   if (r.issues === 0) return 'wiki is healthy: 0 issues (LINT.md written)';
-  return [`${r.issues} issue(s) (LINT.md written):`, ...r.findings.map((f) => `  ${f.category.padEnd(20)} ${f.path}: ${f.message}`)].join('\n');
+  return [
+    `${r.issues} issue(s) (LINT.md written):`,
+    ...r.findings.map((f) => `  ${f.category.padEnd(20)} ${f.path}: ${f.message}`),
+  ].join('\n');
 }
 
 export const wikiCli: CliCommand[] = [
   {
     path: ['wiki', 'tree'],
-    summary: 'list the wiki by section with each page\'s description',
+    summary: "list the wiki by section with each page's description",
     usage: '[--unprocessed]   (only notes Dream has not consumed yet)',
     options: { unprocessed: { type: 'boolean' } },
     run: async (ctx, v) => {
       const tree = await call(ctx, 'wiki.tree', { unprocessedOnly: flag(v, 'unprocessed') });
       const text = Object.entries(tree)
         .map(([section, entries]) =>
-          [`${section} (${entries.length})`, ...entries.map((e) => `  ${e.path}${e.description ? `  — ${e.description}` : ''}`)].join('\n'),
+          [
+            `${section} (${entries.length})`,
+            ...entries.map((e) => `  ${e.path}${e.description ? `  — ${e.description}` : ''}`),
+          ].join('\n'),
         )
         .join('\n');
       return { data: tree, text };

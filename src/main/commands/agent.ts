@@ -10,7 +10,8 @@ import { invalid, notFound } from '../../shared/errors';
 
 export const agentHandlers: Handlers<typeof agentCommands> = {
   'memory.facts': (engine, input) => {
-    if (input.cursor && !decodeFactCursor(input.cursor)) throw invalid('cursor', 'is not a cursor returned by memory.facts');
+    if (input.cursor && !decodeFactCursor(input.cursor))
+      throw invalid('cursor', 'is not a cursor returned by memory.facts');
     const { visible } = resolveScopes(engine.db, input.sessionId);
     return listVisibleFacts(engine.db, narrowTo(visible, input.scope), input);
   },

@@ -12,7 +12,8 @@ import { findSecret } from '../memory/secrets';
 
 export const factHandlers: Handlers<typeof factCommands> = {
   'facts.list': (engine, input) => {
-    if (input.cursor && !decodeFactCursor(input.cursor)) throw invalid('cursor', 'is not a cursor returned by facts.list');
+    if (input.cursor && !decodeFactCursor(input.cursor))
+      throw invalid('cursor', 'is not a cursor returned by facts.list');
     if (input.scopeKey !== undefined && !input.scope) throw invalid('scopeKey', 'needs scope as well');
     const scopeKey =
       input.scope === 'workspace' && input.scopeKey ? normalizeWorkspacePath(input.scopeKey) : input.scopeKey;

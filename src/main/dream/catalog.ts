@@ -9,7 +9,10 @@ const stem = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss'
 /** Lowercase word stems of a text, Unicode-aware, without stopwords. */
 export function wordStems(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const w of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)) {
     if (w.length >= 2 && !STOPWORDS.has(w)) out.add(stem(w));
   }
   return out;

@@ -8,7 +8,10 @@ export function parseSchedule(expr: string, field = 'schedule'): Cron {
   try {
     return new Cron(text, { timezone: 'UTC', paused: true, mode: '5-part' });
   } catch (e) {
-    throw invalid(field, `is not a valid 5-field cron expression (minute hour day month weekday): ${(e as Error).message}`);
+    throw invalid(
+      field,
+      `is not a valid 5-field cron expression (minute hour day month weekday): ${(e as Error).message}`,
+    );
   }
 }
 

@@ -123,7 +123,9 @@ export class DeterministicConsolidator implements Consolidator {
         const snap = pages.snapshot();
         try {
           const topics =
-            item.kind === 'session' ? this.session(item, pages, catalog, today) : this.note(item, pages, catalog, today);
+            item.kind === 'session'
+              ? this.session(item, pages, catalog, today)
+              : this.note(item, pages, catalog, today);
           outcomes.push({ ok: true, topics });
         } catch (e) {
           pages.restore(snap);
@@ -146,7 +148,12 @@ export class DeterministicConsolidator implements Consolidator {
       .all(sessionId) as SessionFact[];
   }
 
-  private touchKnowledgePage(page: EditablePage, today: string, source: string, defaults: Record<string, unknown>): void {
+  private touchKnowledgePage(
+    page: EditablePage,
+    today: string,
+    source: string,
+    defaults: Record<string, unknown>,
+  ): void {
     if (!page.existed && page.isEmpty) page.setBody(`# ${String(defaults.title)}\n\n## Facts\n`);
     page.setDefault('description', defaults.description);
     page.setDefault('tags', defaults.tags);
@@ -157,7 +164,12 @@ export class DeterministicConsolidator implements Consolidator {
     if (defaults.group) page.setDefault('dream_group', defaults.group);
   }
 
-  private session(item: Extract<WorkItem, { kind: 'session' }>, pages: PageSet, catalog: PageCatalog, today: string): string[] {
+  private session(
+    item: Extract<WorkItem, { kind: 'session' }>,
+    pages: PageSet,
+    catalog: PageCatalog,
+    today: string,
+  ): string[] {
     const { session, transcript } = item;
     const source = `session-${idSlug(session.id)}`;
     const sourceRel = this.sourcePath(pages, source, session.id);
@@ -182,10 +194,18 @@ export class DeterministicConsolidator implements Consolidator {
       // Never capped: a dropped scope would let a page leak into another scope's search.
       page.addToList(SCOPES_KEY, [scopeRefLabel(f.scope, f.scope_key)], Number.MAX_SAFE_INTEGER);
       const anchor = `fact:${f.id}`;
-      const cites = citations(page.bullet(anchor), source).map((c) => `[[${c}]]`).join(' ');
+      const cites = citations(page.bullet(anchor), source)
+        .map((c) => `[[${c}]]`)
+        .join(' ');
       const support = `${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'}`;
-      page.upsertBullet(anchor, `${inert(f.text)} _(${f.kind} · ${f.confidence} · ${inert(scopeLabel(f.scope, f.scope_key), 120)} · ${support})_ — ${cites}`);
-      if (CONFIDENCE_RANK[f.confidence] > CONFIDENCE_RANK[(page.data.confidence as Confidence) ?? 'medium'] && page.data.dream_group) {
+      page.upsertBullet(
+        anchor,
+        `${inert(f.text)} _(${f.kind} · ${f.confidence} · ${inert(scopeLabel(f.scope, f.scope_key), 120)} · ${support})_ — ${cites}`,
+      );
+      if (
+        CONFIDENCE_RANK[f.confidence] > CONFIDENCE_RANK[(page.data.confidence as Confidence) ?? 'medium'] &&
+        page.data.dream_group
+      ) {
         page.set('confidence', f.confidence);
       }
       related.add(slugOf(rel));
@@ -209,7 +229,9 @@ export class DeterministicConsolidator implements Consolidator {
       `- Agent: ${session.agentName ? inert(session.agentName, 100) : 'unknown'}`,
       `- Messages: ${transcript.messageCount}`,
       ...(context.length ? [`- Context: ${context.join(', ')}`] : []),
-      ...(transcript.firstUserLine ? [`- Opening request (quoted source text): "${inert(transcript.firstUserLine, 200)}"`] : []),
+      ...(transcript.firstUserLine
+        ? [`- Opening request (quoted source text): "${inert(transcript.firstUserLine, 200)}"`]
+        : []),
       '',
       `## Facts (${facts.length})`,
       '',
@@ -229,7 +251,10 @@ export class DeterministicConsolidator implements Consolidator {
     ].join('\n');
     const page = pages.get(sourceRel);
     page.setBody(body);
-    page.set('description', title ? `Session "${title}" (${facts.length} facts)` : `Session ${idSlug(session.id)} (${facts.length} facts)`);
+    page.set(
+      'description',
+      title ? `Session "${title}" (${facts.length} facts)` : `Session ${idSlug(session.id)} (${facts.length} facts)`,
+    );
     page.set('tags', ['session', ...new Set(facts.map((f) => f.scope))]);
     page.set('updated', today);
     page.set('confidence', best ?? 'low');
@@ -237,7 +262,9 @@ export class DeterministicConsolidator implements Consolidator {
     page.set('related', [...related].sort());
     page.set('session', session.id);
     // The page quotes the session's dialogue and lists its facts: it is visible where both are.
-    page.set(SCOPES_KEY, [...new Set([dialogueLabel(session), ...facts.map((f) => scopeRefLabel(f.scope, f.scope_key))])]);
+    page.set(SCOPES_KEY, [
+      ...new Set([dialogueLabel(session), ...facts.map((f) => scopeRefLabel(f.scope, f.scope_key))]),
+    ]);
     return [...topics].sort();
   }
 
@@ -250,7 +277,12 @@ export class DeterministicConsolidator implements Consolidator {
     return `sources/session-${sessionId.replace(/-/g, '').slice(-16).toLowerCase()}.md`;
   }
 
-  private note(item: Extract<WorkItem, { kind: 'note' }>, pages: PageSet, catalog: PageCatalog, today: string): string[] {
+  private note(
+    item: Extract<WorkItem, { kind: 'note' }>,
+    pages: PageSet,
+    catalog: PageCatalog,
+    today: string,
+  ): string[] {
     const { note } = item;
     const source = noteSlug(note.name);
     const topics = new Set<string>();
@@ -274,7 +306,11 @@ export class DeterministicConsolidator implements Consolidator {
         const rel = catalog.match(line);
         if (!rel) continue;
         const page = pages.get(rel);
-        this.touchKnowledgePage(page, today, source, { title: slugOf(rel), description: `${slugOf(rel)} (consolidated by Dream).`, tags: [] });
+        this.touchKnowledgePage(page, today, source, {
+          title: slugOf(rel),
+          description: `${slugOf(rel)} (consolidated by Dream).`,
+          tags: [],
+        });
         const anchor = `note:${source}:${createHash('sha256').update(line).digest('hex').slice(0, 12)}`;
         page.upsertBullet(anchor, `${inert(line)} _(from note ${inert(note.name, 60)})_ — [[${source}]]`);
         related.add(slugOf(rel));

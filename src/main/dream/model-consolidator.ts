@@ -53,9 +53,13 @@ function wikiPrefix(wiki: WikiService, today: string): string {
   const index = wiki.tryRead('INDEX.md')?.content ?? '';
   const lists = KNOWLEDGE_SECTIONS.map((s) => ({ s, names: wiki.listSection(s).map((n) => n.slice(0, -3)) }));
   if (index.trim() || lists.some((l) => l.names.length)) {
-    lines.push('Prefer editing the existing pages listed here over creating duplicates; cross-reference with [[slug]].');
+    lines.push(
+      'Prefer editing the existing pages listed here over creating duplicates; cross-reference with [[slug]].',
+    );
     lines.push('Current INDEX.md:');
-    lines.push(index.length > INDEX_PREFIX_CHARS ? index.slice(0, INDEX_PREFIX_CHARS) + '\n[... INDEX.md truncated ...]' : index);
+    lines.push(
+      index.length > INDEX_PREFIX_CHARS ? index.slice(0, INDEX_PREFIX_CHARS) + '\n[... INDEX.md truncated ...]' : index,
+    );
     for (const { s, names } of lists) {
       const shown = names.slice(0, SLUG_LIST_MAX).join(', ');
       const more = names.length > SLUG_LIST_MAX ? ` (+${names.length - SLUG_LIST_MAX} more)` : '';
@@ -100,9 +104,11 @@ function sourcePrompt(item: WorkItem): string {
 function vet(ops: Operation[]): void {
   ops.forEach((op, i) => {
     const wp = validateWikiPath(op.path, `operations.${i}.path`);
-    if (wp.section && READ_ONLY_SECTIONS.includes(wp.section)) throw new Error(`operation ${i}: ${wp.section}/ is read-only`);
+    if (wp.section && READ_ONLY_SECTIONS.includes(wp.section))
+      throw new Error(`operation ${i}: ${wp.section}/ is read-only`);
     if (wp.rel === 'LOG.md') throw new Error(`operation ${i}: LOG.md is append-only`);
-    if (op.op === 'delete' && PROTECTED_FROM_DELETE.includes(wp.rel)) throw new Error(`operation ${i}: ${wp.rel} is protected`);
+    if (op.op === 'delete' && PROTECTED_FROM_DELETE.includes(wp.rel))
+      throw new Error(`operation ${i}: ${wp.rel} is protected`);
     if (op.op === 'write' && op.content.includes('\0')) throw new Error(`operation ${i}: content has NUL bytes`);
   });
 }
@@ -135,7 +141,11 @@ export class ModelConsolidator implements Consolidator {
             { role: 'user', content: prompt },
           ],
           operationsSchema,
-          { timeoutMs: this.options.timeoutMs, maxRetries: this.options.maxRetries, maxTokens: this.options.maxTokens ?? 4000 },
+          {
+            timeoutMs: this.options.timeoutMs,
+            maxRetries: this.options.maxRetries,
+            maxTokens: this.options.maxTokens ?? 4000,
+          },
         );
         vet(reply.operations);
         const topics = new Set<string>();

@@ -55,7 +55,7 @@ export class EditablePage {
     const line = `- ${text} <!-- ${anchor} -->`;
     const i = this.anchors.get(anchor);
     if (i !== undefined) {
-      if (this.lines[i] !== line) (this.lines[i] = line), (this.dirty = true);
+      if (this.lines[i] !== line) ((this.lines[i] = line), (this.dirty = true));
       return;
     }
     const j = this.appended.findIndex((l) => l.endsWith(`<!-- ${anchor} -->`));
@@ -109,7 +109,10 @@ export class EditablePage {
       if (insertAt === heading + 1) before.push('');
       lines = [...before, ...this.appended, ...(end < lines.length ? ['', ...lines.slice(end)] : [''])];
     }
-    const body = lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+    const body = lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/\n*$/, '\n');
     return renderPage(this.data, body);
   }
 }

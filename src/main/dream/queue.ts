@@ -16,7 +16,10 @@ export interface PendingSession {
   evidenceAt: number | null;
 }
 
-const visible = DREAM_VISIBLE_SQL.replace(/\b(role|hidden|side_chat_context|system_generated|compacted|is_summary)\b/g, 'm.$1');
+const visible = DREAM_VISIBLE_SQL.replace(
+  /\b(role|hidden|side_chat_context|system_generated|compacted|is_summary)\b/g,
+  'm.$1',
+);
 
 // One index probe each for the newest visible message and the newest evidence of a session.
 const pendingSql = (tail: string) => `
@@ -38,9 +41,7 @@ const pendingSql = (tail: string) => `
  * is never pending: there is nothing to consolidate. Reading the queue has no side effects.
  */
 export function pendingSessions(db: Db, limit: number, exclude: ReadonlySet<string> = new Set()): PendingSession[] {
-  const rows = db
-    .prepare(pendingSql('ORDER BY created_at, id LIMIT ?'))
-    .all(limit + exclude.size) as PendingSession[];
+  const rows = db.prepare(pendingSql('ORDER BY created_at, id LIMIT ?')).all(limit + exclude.size) as PendingSession[];
   return rows.filter((r) => !exclude.has(r.id)).slice(0, limit);
 }
 

@@ -80,7 +80,8 @@ export class DreamService {
       clock: d.clock,
       settings: () => this.settings(),
       fire: () => this.track(runDream(this.deps(), { drain: false, waitMs: SCHEDULED_WAIT_MS })),
-      timers: d.timers === undefined ? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) } : d.timers,
+      timers:
+        d.timers === undefined ? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) } : d.timers,
     });
   }
 
@@ -132,9 +133,9 @@ export class DreamService {
       sessionExists: ({ sessionId, slug }) => {
         if (sessionId) return byId.get(sessionId) !== undefined;
         slugs ??= new Set(
-          (db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]).map(
-            (r) => r.s,
-          ),
+          (
+            db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]
+          ).map((r) => r.s),
         );
         return slugs.has(slug.slice(0, 8));
       },
@@ -200,10 +201,14 @@ export class DreamService {
     }
     let doc: Document = parseDocument(text);
     if (doc.errors.length) {
-      throw new CommandError('conflict', `settings.yaml cannot be parsed, so it was not changed: ${doc.errors[0]!.message}`);
+      throw new CommandError(
+        'conflict',
+        `settings.yaml cannot be parsed, so it was not changed: ${doc.errors[0]!.message}`,
+      );
     }
     if (doc.contents === null) doc = new Document({});
-    else if (!isMap(doc.contents)) throw new CommandError('conflict', 'settings.yaml is not a mapping, so it was not changed');
+    else if (!isMap(doc.contents))
+      throw new CommandError('conflict', 'settings.yaml is not a mapping, so it was not changed');
     doc.setIn(['dream', 'enabled'], merged.enabled);
     doc.setIn(['dream', 'schedule'], merged.schedule);
     await writeFileAtomically(this.d.paths.settings, doc.toString());

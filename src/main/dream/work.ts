@@ -3,7 +3,14 @@ import type { NoteVersion, PendingSession } from './queue';
 import type { Transcript } from './transcript';
 
 export type WorkItem =
-  | { kind: 'session'; key: string; pending: PendingSession; session: SessionRecord; transcript: Transcript; chars: number }
+  | {
+      kind: 'session';
+      key: string;
+      pending: PendingSession;
+      session: SessionRecord;
+      transcript: Transcript;
+      chars: number;
+    }
   | { kind: 'note'; key: string; note: NoteVersion; chars: number };
 
 export interface ItemOutcome {

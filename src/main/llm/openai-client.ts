@@ -35,14 +35,7 @@ export interface ChatJsonOptions {
 }
 
 export type LlmErrorKind =
-  | 'config'
-  | 'timeout'
-  | 'cancelled'
-  | 'network'
-  | 'http'
-  | 'too-large'
-  | 'invalid-json'
-  | 'invalid-shape';
+  'config' | 'timeout' | 'cancelled' | 'network' | 'http' | 'too-large' | 'invalid-json' | 'invalid-shape';
 
 export class LlmError extends Error {
   constructor(
@@ -68,7 +61,10 @@ export interface ChatClient {
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** The endpoint configured in settings.yaml (key from there or EVOFLUX_LLM_API_KEY), or null. */
-export function llmConfigFromSettings(settings: Settings, env: NodeJS.ProcessEnv = process.env): ChatClientConfig | null {
+export function llmConfigFromSettings(
+  settings: Settings,
+  env: NodeJS.ProcessEnv = process.env,
+): ChatClientConfig | null {
   const baseUrl = settings.llm.baseUrl.trim();
   if (!baseUrl) return null;
   return { baseUrl, model: settings.llm.model.trim(), apiKey: settings.llm.apiKey || env.EVOFLUX_LLM_API_KEY || '' };
@@ -185,7 +181,8 @@ export function createChatClient(config: ChatClientConfig): ChatClient {
       }
       let content: unknown;
       try {
-        content = (JSON.parse(raw) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+        content = (JSON.parse(raw) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
+          ?.content;
       } catch {
         throw new LlmError('invalid-json', `LLM endpoint returned a body that is not JSON (${raw.length} chars)`);
       }
@@ -200,7 +197,10 @@ export function createChatClient(config: ChatClientConfig): ChatClient {
       }
       const checked = schema.safeParse(parsed);
       if (!checked.success) {
-        throw new LlmError('invalid-shape', `LLM reply does not match the expected shape: ${describeIssue(checked.error)}`);
+        throw new LlmError(
+          'invalid-shape',
+          `LLM reply does not match the expected shape: ${describeIssue(checked.error)}`,
+        );
       }
       return checked.data;
     },

@@ -119,7 +119,9 @@ export function forgetFact(db: Db, factId: string, opts: { dryRun: boolean }): F
     if (!fact) throw notFound('fact', factId, 'factId');
     const evidenceRemoved = (
       db
-        .prepare('SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)')
+        .prepare(
+          'SELECT count(*) AS n FROM memory_fact_evidence WHERE fact_seq = (SELECT seq FROM memory_facts WHERE id = ?)',
+        )
         .get(factId) as { n: number }
     ).n;
     if (!opts.dryRun) db.prepare('DELETE FROM memory_facts WHERE id = ?').run(factId);

@@ -56,7 +56,8 @@ const ANNOTATED = new RegExp(
 
 function normalizeSessionId(raw: string): string | null {
   let id = raw.toLowerCase();
-  if (/^[0-9a-f]{32}$/.test(id)) id = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
+  if (/^[0-9a-f]{32}$/.test(id))
+    id = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
   return UUID.test(id) ? id : null;
 }
 
@@ -86,7 +87,13 @@ export function parseLegacyNotes(text: string): LegacyBullet[] {
         text: annotated[4]!.trim(),
       });
     } else {
-      out.push({ sessionId: current, scope: 'project', kind: 'fact', confidence: 'medium', text: line.slice(2).trim() });
+      out.push({
+        sessionId: current,
+        scope: 'project',
+        kind: 'fact',
+        confidence: 'medium',
+        text: line.slice(2).trim(),
+      });
     }
   }
   return out;
@@ -116,7 +123,8 @@ export function resolveNotesDir(from: string): string {
     /* reported below */
   }
   if (!isDir) throw invalid('from', `is not a directory: ${dir}`);
-  if (markdownFiles(dir).length === 0 && markdownFiles(path.join(dir, 'notes')).length > 0) return path.join(dir, 'notes');
+  if (markdownFiles(dir).length === 0 && markdownFiles(path.join(dir, 'notes')).length > 0)
+    return path.join(dir, 'notes');
   return dir;
 }
 
@@ -168,7 +176,10 @@ const bulletsHash = (bullets: LegacyBullet[]) =>
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export async function importLegacyNotes(deps: ImportDeps, options: LegacyImportOptions = {}): Promise<LegacyImportReport> {
+export async function importLegacyNotes(
+  deps: ImportDeps,
+  options: LegacyImportOptions = {},
+): Promise<LegacyImportReport> {
   const started = performance.now();
   const source = options.from ? resolveNotesDir(options.from) : defaultNotesDir(deps.paths);
   const sentinel = sentinelPath(deps.paths);
@@ -192,7 +203,7 @@ export async function importLegacyNotes(deps: ImportDeps, options: LegacyImportO
     durationMs: 0,
   };
   const finish = () => ((report.durationMs = Math.round(performance.now() - started)), report);
-  if (!options.force && existsSync(sentinel)) return finish(), { ...report, skipped: true, sentinel };
+  if (!options.force && existsSync(sentinel)) return (finish(), { ...report, skipped: true, sentinel });
   if (!existsSync(source)) return finish();
 
   const files = markdownFiles(source);

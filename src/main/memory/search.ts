@@ -165,7 +165,12 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
 // ---------------------------------------------------------------------------------------------
 // Scoped dialogue evidence (reference §6.2.3 with C2).
 
-const DIALOGUE_INDEX: TaggedIndex = { table: 'session_messages_fts', tagColumn: 'tags', textColumn: 'content', newestFirst: 'ASC' };
+const DIALOGUE_INDEX: TaggedIndex = {
+  table: 'session_messages_fts',
+  tagColumn: 'tags',
+  textColumn: 'content',
+  newestFirst: 'ASC',
+};
 const DIALOGUE_CANDIDATES = { perTermCap: 60, deepCap: 300, maxTerms: 5 };
 
 /**

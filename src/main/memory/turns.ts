@@ -142,7 +142,11 @@ export function completeTurn(
     if (!session) throw notFound('session', sessionId, 'sessionId');
     const now = engine.clock.now();
     for (const round of input.toolRounds ?? []) {
-      appendMessage(engine.db, { id: newId(), sessionId, role: 'assistant', content: round.content, toolCallRound: true }, now);
+      appendMessage(
+        engine.db,
+        { id: newId(), sessionId, role: 'assistant', content: round.content, toolCallRound: true },
+        now,
+      );
       for (const output of round.toolOutputs ?? []) {
         appendMessage(engine.db, { id: newId(), sessionId, role: 'tool', content: output }, now);
       }
@@ -170,8 +174,8 @@ export function completeTurn(
 }
 
 export function getCheckpoint(engine: Engine, sessionId: string): { state: unknown; updatedAt: number } | null {
-  const row = engine.db.prepare('SELECT state, updated_at FROM agent_checkpoints WHERE session_id = ?').get(sessionId) as
-    | { state: string; updated_at: number }
-    | undefined;
+  const row = engine.db
+    .prepare('SELECT state, updated_at FROM agent_checkpoints WHERE session_id = ?')
+    .get(sessionId) as { state: string; updated_at: number } | undefined;
   return row ? { state: JSON.parse(row.state), updatedAt: row.updated_at } : null;
 }

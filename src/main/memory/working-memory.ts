@@ -182,7 +182,11 @@ function cutPoint(rows: readonly Row[], keep: number): number | null {
   return cut;
 }
 
-export async function compactSession(engine: Engine, sessionId: string, keepLastTurns?: number): Promise<CompactionResult> {
+export async function compactSession(
+  engine: Engine,
+  sessionId: string,
+  keepLastTurns?: number,
+): Promise<CompactionResult> {
   const db = engine.db;
   const keep = keepLastTurns ?? defaultKeptTurns(db, sessionId);
   const rows = db
@@ -191,7 +195,9 @@ export async function compactSession(engine: Engine, sessionId: string, keepLast
   const cut = cutPoint(rows, keep);
   if (cut === null) return { summary: null, compactedMessages: 0, summarizer: null };
   // The current summary is appended after the rows it replaced, so it is folded in by flag, not by seq.
-  const before = rows.filter((r) => r.is_summary === 1 || r.seq < cut).sort((a, b) => b.is_summary - a.is_summary || a.seq - b.seq);
+  const before = rows
+    .filter((r) => r.is_summary === 1 || r.seq < cut)
+    .sort((a, b) => b.is_summary - a.is_summary || a.seq - b.seq);
   if (before.every((r) => r.is_summary === 1)) return { summary: null, compactedMessages: 0, summarizer: null };
 
   const model = await modelSummary(engine, before);
@@ -199,7 +205,9 @@ export async function compactSession(engine: Engine, sessionId: string, keepLast
   return writeTx(db, () => {
     // Only rows still uncompacted are flagged: a concurrent compaction cannot double-count.
     const flagged = db
-      .prepare('UPDATE session_messages SET compacted = 1 WHERE session_id = ? AND (seq < ? OR is_summary = 1) AND compacted = 0')
+      .prepare(
+        'UPDATE session_messages SET compacted = 1 WHERE session_id = ? AND (seq < ? OR is_summary = 1) AND compacted = 0',
+      )
       .run(sessionId, cut).changes;
     if (flagged === 0) return { summary: null, compactedMessages: 0, summarizer: null };
     const summary = appendMessage(

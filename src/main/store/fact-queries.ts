@@ -112,7 +112,10 @@ export function listFacts(db: Db, f: FactListFilter): FactPage {
 
 /** An FTS5 query for the words of `text` (last one as prefix), confined to a scope tag when given. */
 function textMatch(text: string, tag: string | null): string | null {
-  const words = text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  const words = text
+    .normalize('NFC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu);
   if (!words) return null;
   const terms = words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' AND ');
   return tag ? `tag:"${tag}" AND text:(${terms})` : `text:(${terms})`;

@@ -148,7 +148,12 @@ function writeFactRow(st: Statements, fact: FactRecord, scopeId: number, key: nu
 export function insertFactForSeeding(db: Db, fact: FactRecord): number {
   const st = statements(db);
   const text = normalizeFactText(fact.text);
-  return writeFactRow(st, { ...fact, text }, scopeIdOf(st, fact.scope, fact.scopeKey), factKeyOfFolded(foldForKey(text)));
+  return writeFactRow(
+    st,
+    { ...fact, text },
+    scopeIdOf(st, fact.scope, fact.scopeKey),
+    factKeyOfFolded(foldForKey(text)),
+  );
 }
 
 /**

@@ -8,7 +8,11 @@ import writeFileAtomic from 'write-file-atomic';
  * (write-file-atomic does all of that and removes the temp file on failure). The folder is
  * fsynced afterwards so the rename itself survives a power cut where the platform allows it.
  */
-export async function writeFileAtomically(file: string, content: string, options: { syncDir?: boolean } = {}): Promise<void> {
+export async function writeFileAtomically(
+  file: string,
+  content: string,
+  options: { syncDir?: boolean } = {},
+): Promise<void> {
   await writeFileAtomic(file, content, { encoding: 'utf8', fsync: true });
   if (options.syncDir !== false) fsyncDir(path.dirname(file));
 }

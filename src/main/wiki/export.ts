@@ -22,7 +22,10 @@ export interface ExportResult {
   pages: ExportedPage[];
 }
 
-type Row = Pick<FactRow, 'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement' | 'updated_at'>;
+type Row = Pick<
+  FactRow,
+  'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement' | 'updated_at'
+>;
 
 interface EvidenceRow {
   session_id: string;
@@ -33,7 +36,9 @@ interface EvidenceRow {
 const EVIDENCE_PER_FACT = 5;
 
 const pageName = (scope: Scope, key: string) =>
-  scope === 'user' ? 'user.md' : `${scope}-${slugify(scope === 'workspace' ? path.basename(key) : key, scope, 40)}-${createHash('sha256').update(key).digest('hex').slice(0, 6)}.md`;
+  scope === 'user'
+    ? 'user.md'
+    : `${scope}-${slugify(scope === 'workspace' ? path.basename(key) : key, scope, 40)}-${createHash('sha256').update(key).digest('hex').slice(0, 6)}.md`;
 
 const line = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -72,9 +77,13 @@ export async function exportFacts(db: Db, dir: string, now: number): Promise<Exp
       if (!group.length) continue;
       body.push(`## ${kind} (${group.length})`, '');
       for (const f of group) {
-        body.push(`- ${line(f.text)} _(${f.confidence} · reinforced by ${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'})_`);
+        body.push(
+          `- ${line(f.text)} _(${f.confidence} · reinforced by ${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'})_`,
+        );
         for (const e of evidenceOf.all(f.seq, EVIDENCE_PER_FACT) as EvidenceRow[]) {
-          body.push(`  - session \`${e.session_id}\`${e.title ? ` "${line(e.title)}"` : ''}${e.seq !== null ? `, message #${e.seq}` : ''}`);
+          body.push(
+            `  - session \`${e.session_id}\`${e.title ? ` "${line(e.title)}"` : ''}${e.seq !== null ? `, message #${e.seq}` : ''}`,
+          );
         }
       }
       body.push('');

@@ -113,7 +113,13 @@ export class FileLock {
       if ((e as NodeJS.ErrnoException).code === 'ELOCKED') return null;
       throw e;
     }
-    const owner: LockOwner = { pid: process.pid, host: os.hostname(), token: randomUUID(), acquiredAt: Date.now(), purpose };
+    const owner: LockOwner = {
+      pid: process.pid,
+      host: os.hostname(),
+      token: randomUUID(),
+      acquiredAt: Date.now(),
+      purpose,
+    };
     heldTokens.add(owner.token);
     try {
       writeFileSync(this.ownerFile, JSON.stringify(owner));

@@ -9,7 +9,12 @@ export const SECTIONS = ['topics', 'entities', 'sources', 'comparisons', 'import
 export type Section = (typeof SECTIONS)[number];
 
 /** Pages Dream and people curate; `[[slug]]` links resolve against these folders. */
-export const KNOWLEDGE_SECTIONS = ['topics', 'entities', 'sources', 'comparisons'] as const satisfies readonly Section[];
+export const KNOWLEDGE_SECTIONS = [
+  'topics',
+  'entities',
+  'sources',
+  'comparisons',
+] as const satisfies readonly Section[];
 
 /** Deleting these would lose the profile, the catalogue or the audit trail; overwrite them instead. */
 export const PROTECTED_FROM_DELETE: readonly string[] = ['USER.md', 'INDEX.md', 'LOG.md'];

@@ -86,7 +86,8 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
     const { meta } = p.page;
     if (p.section !== 'sources' && !inbound.get(p.slug)) add('orphan_page', p.rel, 'no other page links to it');
     const hasFront = p.page.data !== null && Object.keys(p.page.data).length > 0;
-    if (!hasFront) add('missing_front_matter', p.rel, 'has no front matter (description, tags, updated, confidence, sources)');
+    if (!hasFront)
+      add('missing_front_matter', p.rel, 'has no front matter (description, tags, updated, confidence, sources)');
     else {
       const missing = [!meta.description && 'description', !meta.updated && 'updated'].filter(Boolean);
       if (missing.length) add('missing_front_matter', p.rel, `front matter lacks ${missing.join(' and ')}`);
@@ -100,7 +101,11 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
     if (p.section === 'sources' && p.slug.startsWith('session-') && options.sessionExists) {
       const sessionId = typeof p.page.data?.session === 'string' ? p.page.data.session : null;
       if (!options.sessionExists({ sessionId, slug: p.slug.slice('session-'.length) })) {
-        add('deleted_session', p.rel, 'its session was deleted; the page was kept for inspection (delete it if unwanted)');
+        add(
+          'deleted_session',
+          p.rel,
+          'its session was deleted; the page was kept for inspection (delete it if unwanted)',
+        );
       }
     }
   }
@@ -112,7 +117,9 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
     for (const s of listed) if (!slugs.has(s)) add('index_drift', 'INDEX.md', `lists [[${s}]], which has no page`);
     for (const p of pages) if (!listed.has(p.slug)) add('index_drift', p.rel, 'is not listed in INDEX.md');
   }
-  findings.sort((a, b) => LINT_CATEGORIES.indexOf(a.category) - LINT_CATEGORIES.indexOf(b.category) || a.path.localeCompare(b.path));
+  findings.sort(
+    (a, b) => LINT_CATEGORIES.indexOf(a.category) - LINT_CATEGORIES.indexOf(b.category) || a.path.localeCompare(b.path),
+  );
   return { generatedAt: options.now, issues: findings.length, findings };
 }
 

@@ -153,12 +153,21 @@ export class WikiService {
   }
 
   /** Creates or replaces a page atomically. notes/ and LOG.md are refused: they only grow by appends. */
-  async write(rawPath: unknown, content: string, options: WriteOptions = {}): Promise<{ path: string; created: boolean }> {
+  async write(
+    rawPath: unknown,
+    content: string,
+    options: WriteOptions = {},
+  ): Promise<{ path: string; created: boolean }> {
     const field = options.field ?? 'path';
     const { wp, file } = this.locate(rawPath, field);
-    if (APPEND_ONLY.includes(wp.rel)) throw new CommandError('forbidden', `${field}: ${wp.rel} is append-only; it cannot be overwritten`, field);
+    if (APPEND_ONLY.includes(wp.rel))
+      throw new CommandError('forbidden', `${field}: ${wp.rel} is append-only; it cannot be overwritten`, field);
     if (!options.allowReadOnly && wp.section && READ_ONLY_SECTIONS.includes(wp.section)) {
-      throw new CommandError('forbidden', `${field}: ${wp.section}/ is read-only Dream input; append a note instead`, field);
+      throw new CommandError(
+        'forbidden',
+        `${field}: ${wp.section}/ is read-only Dream input; append a note instead`,
+        field,
+      );
     }
     if (typeof content !== 'string') throw invalid('content', 'must be a string');
     if (content.includes('\0')) throw invalid('content', 'must not contain NUL bytes');
@@ -185,7 +194,11 @@ export class WikiService {
     const targets = pages.map((p, i) => {
       const { wp, file } = this.locate(p.path, `pages.${i}.path`);
       if (APPEND_ONLY.includes(wp.rel) || (wp.section && READ_ONLY_SECTIONS.includes(wp.section))) {
-        throw new CommandError('forbidden', `pages.${i}.path: ${wp.rel} cannot be written as a page`, `pages.${i}.path`);
+        throw new CommandError(
+          'forbidden',
+          `pages.${i}.path: ${wp.rel} cannot be written as a page`,
+          `pages.${i}.path`,
+        );
       }
       return { wp, file, content: p.content };
     });
@@ -210,7 +223,11 @@ export class WikiService {
   async delete(rawPath: unknown, field = 'path'): Promise<{ path: string }> {
     const { wp, file } = this.locate(rawPath, field);
     if (PROTECTED_FROM_DELETE.includes(wp.rel)) {
-      throw new CommandError('forbidden', `${field}: Refusing to delete protected wiki file ${wp.rel}; overwrite it instead`, field);
+      throw new CommandError(
+        'forbidden',
+        `${field}: Refusing to delete protected wiki file ${wp.rel}; overwrite it instead`,
+        field,
+      );
     }
     return this.withWriteLock(async () => {
       resolveWikiFile(this.root, wp, field);
@@ -248,7 +265,9 @@ export class WikiService {
     const { date, time } = utcStamp(at);
     const rel = `notes/${date}.md`;
     const entry = `## ${time} UTC\n\n${text}\n`;
-    await this.appendTo(rel, (current) => (current === null || current === '' ? entry : `${current.replace(/\n*$/, '\n')}\n${entry}`));
+    await this.appendTo(rel, (current) =>
+      current === null || current === '' ? entry : `${current.replace(/\n*$/, '\n')}\n${entry}`,
+    );
     return { path: rel };
   }
 
@@ -261,7 +280,7 @@ export class WikiService {
     await this.appendTo('LOG.md', (current) => {
       const head =
         current === null || current.trim() === ''
-          ? '# Wiki Log\n\nAppend-only record of Dream runs and lint passes, newest last. Find entries with `grep \'^## \\[\' LOG.md`.\n\n'
+          ? "# Wiki Log\n\nAppend-only record of Dream runs and lint passes, newest last. Find entries with `grep '^## \\[' LOG.md`.\n\n"
           : current.replace(/\n*$/, '\n\n');
       return head + block;
     });

@@ -64,7 +64,11 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   let nextId = 1;
   let closed = false;
   const { file, execArgv } = readLaneWorkerFile();
-  const data: ReadLaneWorkerData = { dbPath: options.dbPath, wikiDir: options.wikiDir, nativeBinding: options.nativeBinding };
+  const data: ReadLaneWorkerData = {
+    dbPath: options.dbPath,
+    wikiDir: options.wikiDir,
+    nativeBinding: options.nativeBinding,
+  };
 
   const failAll = (slot: Slot, error: Error) => {
     for (const job of slot.pending.values()) job.reject(error);
@@ -106,7 +110,7 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     for (let i = 0; i < size; i++) {
       // An idle live worker beats starting a new one; a busy one loses to starting one.
       const load = slots[i] ? slots[i]!.pending.size : 0.5;
-      if (load < MAX_IN_FLIGHT && load < bestLoad) (best = i), (bestLoad = load);
+      if (load < MAX_IN_FLIGHT && load < bestLoad) ((best = i), (bestLoad = load));
     }
     return best < 0 ? null : (slots[best] ??= spawn(best));
   }

@@ -22,7 +22,10 @@ export function App() {
   // Alt+1…5 switch views; "/" jumps to the fact search.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+      const typing =
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement;
       if (e.altKey && /^[1-5]$/.test(e.key)) {
         e.preventDefault();
         navigate(buildHash(VIEWS[Number(e.key) - 1]!));
@@ -45,7 +48,12 @@ export function App() {
         <ul>
           {VIEWS.map((v, i) => (
             <li key={v}>
-              <a href={buildHash(v)} className={route.view === v ? 'active' : ''} aria-current={route.view === v ? 'page' : undefined} title={`Alt+${i + 1}`}>
+              <a
+                href={buildHash(v)}
+                className={route.view === v ? 'active' : ''}
+                aria-current={route.view === v ? 'page' : undefined}
+                title={`Alt+${i + 1}`}
+              >
                 {LABELS[v]}
               </a>
             </li>

@@ -20,9 +20,14 @@ export function parseHash(hash: string): Route {
   return { view, id: id || null, params: new URLSearchParams(query) };
 }
 
-export function buildHash(view: View, id?: string | null, params?: Record<string, string | number | undefined | null>): string {
+export function buildHash(
+  view: View,
+  id?: string | null,
+  params?: Record<string, string | number | undefined | null>,
+): string {
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params ?? {})) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+  for (const [k, v] of Object.entries(params ?? {}))
+    if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
   const qs = search.toString();
   return `#/${view}${id ? `/${encodeURIComponent(id)}` : ''}${qs ? `?${qs}` : ''}`;
 }

@@ -13,7 +13,7 @@ export const AGENT_FACT_SORTS = ['reinforcement', 'recency'] as const;
 export const agentCommands = {
   'memory.facts': defineCommand({
     description:
-      "List the semantic facts this session can see (its session, folder, workspace, project and user scopes). Facts of other projects, workspaces, folders and sessions are never listed.",
+      'List the semantic facts this session can see (its session, folder, workspace, project and user scopes). Facts of other projects, workspaces, folders and sessions are never listed.',
     mutates: false,
     input: z
       .object({
@@ -31,7 +31,7 @@ export const agentCommands = {
   }),
   'memory.forget': defineCommand({
     description:
-      'Forget one fact this session can see, with all its evidence. A fact outside the session\'s scopes is reported as not found. With dryRun, only report.',
+      "Forget one fact this session can see, with all its evidence. A fact outside the session's scopes is reported as not found. With dryRun, only report.",
     mutates: true,
     input: z.object({ sessionId: id, factId: id, dryRun: z.boolean().default(false) }).strict(),
     output: z.object({

@@ -19,7 +19,8 @@ export const dreamCommands = {
     }),
   }),
   'dream.status': defineCommand({
-    description: 'Whether a run is in progress, the schedule, the next run, the last runs (from LOG.md) and what is pending.',
+    description:
+      'Whether a run is in progress, the schedule, the next run, the last runs (from LOG.md) and what is pending.',
     mutates: false,
     input: z.object({}).strict(),
     output: z.object({
@@ -39,10 +40,14 @@ export const dreamCommands = {
     output: dreamConfig,
   }),
   'dream.config.set': defineCommand({
-    description: 'Change the Dream schedule; the cron expression is validated, settings.yaml saved atomically and the scheduler reloaded.',
+    description:
+      'Change the Dream schedule; the cron expression is validated, settings.yaml saved atomically and the scheduler reloaded.',
     mutates: true,
     input: z
-      .object({ enabled: z.boolean().optional(), schedule: z.string().trim().min(1, 'must not be empty').max(200).optional() })
+      .object({
+        enabled: z.boolean().optional(),
+        schedule: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+      })
       .strict(),
     output: dreamConfig,
   }),

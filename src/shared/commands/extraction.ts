@@ -56,9 +56,7 @@ export const extractionCommands = {
     description:
       "Every top-level session's extraction cursor: status, covered responses, lease, attempts, last error and next attempt.",
     mutates: false,
-    input: z
-      .object({ sessionId: id.optional(), limit: z.number().int().min(1).max(1000).default(200) })
-      .strict(),
+    input: z.object({ sessionId: id.optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
     output: z.object({ extractor: z.string(), sessions: z.array(cursorStatus) }),
   }),
   'extraction.run': defineCommand({

@@ -42,7 +42,9 @@ export const factCommands = {
         text: z
           .string()
           .transform((t) => t.normalize('NFC').replace(/\s+/gu, ' ').trim())
-          .pipe(z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`)),
+          .pipe(
+            z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`),
+          ),
         kind: factKind.default('fact'),
         scope: scope.default('session'),
         confidence: confidence.default('medium'),

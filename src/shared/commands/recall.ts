@@ -38,7 +38,8 @@ export const searchHit = z.object({
   }),
 });
 
-const queryText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const queryText = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 export const recallCommands = {
   'memory.recall': defineCommand({

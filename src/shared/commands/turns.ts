@@ -36,9 +36,7 @@ export const turnCommands = {
         assistantText: text(1_000_000).refine((t) => t.trim().length > 0, 'must not be empty'),
         toolRounds: z
           .array(
-            z
-              .object({ content: text(1_000_000), toolOutputs: z.array(text(1_000_000)).max(100).optional() })
-              .strict(),
+            z.object({ content: text(1_000_000), toolOutputs: z.array(text(1_000_000)).max(100).optional() }).strict(),
           )
           .max(200)
           .optional(),

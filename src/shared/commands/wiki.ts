@@ -33,7 +33,7 @@ export const lintFinding = z.object({
 export const wikiCommands = {
   'wiki.tree': defineCommand({
     description:
-      'The wiki by section (system, notes, imports, topics, entities, sources, comparisons) with each page\'s front matter. unprocessedOnly keeps only the notes Dream has not consumed yet.',
+      "The wiki by section (system, notes, imports, topics, entities, sources, comparisons) with each page's front matter. unprocessedOnly keeps only the notes Dream has not consumed yet.",
     mutates: false,
     input: z.object({ unprocessedOnly: z.boolean().default(false) }).strict(),
     output: z.object({
@@ -58,20 +58,23 @@ export const wikiCommands = {
     }),
   }),
   'wiki.write': defineCommand({
-    description:
-      'Create or replace a wiki page atomically. notes/ (Dream input) and LOG.md (append-only) are refused.',
+    description: 'Create or replace a wiki page atomically. notes/ (Dream input) and LOG.md (append-only) are refused.',
     mutates: true,
-    input: z.object({ path: pagePath, content: z.string().max(1_000_000, 'must be at most 1,000,000 characters') }).strict(),
+    input: z
+      .object({ path: pagePath, content: z.string().max(1_000_000, 'must be at most 1,000,000 characters') })
+      .strict(),
     output: z.object({ path: z.string(), created: z.boolean() }),
   }),
   'wiki.delete': defineCommand({
-    description: 'Delete a wiki page. USER.md, INDEX.md and LOG.md are protected (overwrite them instead); notes/ is read-only.',
+    description:
+      'Delete a wiki page. USER.md, INDEX.md and LOG.md are protected (overwrite them instead); notes/ is read-only.',
     mutates: true,
     input: z.object({ path: pagePath }).strict(),
     output: z.object({ path: z.string() }),
   }),
   'wiki.notes.append': defineCommand({
-    description: "Append a timestamped entry to today's daily note (notes/YYYY-MM-DD.md, UTC); Dream consumes it later.",
+    description:
+      "Append a timestamped entry to today's daily note (notes/YYYY-MM-DD.md, UTC); Dream consumes it later.",
     mutates: true,
     input: z.object({ content: z.string().max(100_000, 'must be at most 100,000 characters') }).strict(),
     output: z.object({ path: z.string() }),
@@ -84,7 +87,8 @@ export const wikiCommands = {
     output: z.object({ generatedAt: z.number().int(), issues: z.number().int(), findings: z.array(lintFinding) }),
   }),
   'wiki.export': defineCommand({
-    description: 'Write every semantic fact as Markdown, one page per scope, plus INDEX.md. dir defaults to <home>/wiki-export.',
+    description:
+      'Write every semantic fact as Markdown, one page per scope, plus INDEX.md. dir defaults to <home>/wiki-export.',
     mutates: true,
     input: z.object({ dir: z.string().trim().min(1).max(4096).optional() }).strict(),
     output: z.object({

@@ -81,8 +81,7 @@ export const ERROR_TEXT_MAX = 1000;
 
 export function getCursor(db: Db, sessionId: string): CursorState | undefined {
   const row = db.prepare('SELECT * FROM memory_extraction_states WHERE session_id = ?').get(sessionId) as
-    | StateRow
-    | undefined;
+    StateRow | undefined;
   return row && toState(row);
 }
 
@@ -162,7 +161,9 @@ export function claimCursor(db: Db, r: ClaimRequest): Claim | ClaimRefusal {
 /** This claim still holds the lease (nobody reclaimed it after it expired). */
 export function holdsLease(db: Db, claim: Claim): boolean {
   const s = getCursor(db, claim.sessionId);
-  return !!s && s.status === 'processing' && s.leaseOwner === claim.owner && s.pendingCursorSeq === claim.window.lastSeq;
+  return (
+    !!s && s.status === 'processing' && s.leaseOwner === claim.owner && s.pendingCursorSeq === claim.window.lastSeq
+  );
 }
 
 export interface Advance {
@@ -179,7 +180,8 @@ export interface Advance {
  * Returns the next window's claim when asked to continue and input remains.
  */
 export function advanceCursor(db: Db, claim: Claim, a: Advance): Claim | null {
-  const next = a.next && claim.window.truncated ? loadWindow(db, claim.sessionId, claim.window.lastSeq, a.next.bounds) : null;
+  const next =
+    a.next && claim.window.truncated ? loadWindow(db, claim.sessionId, claim.window.lastSeq, a.next.bounds) : null;
   const continuing = next !== null && next.entries.length > 0;
   db.prepare(
     `UPDATE memory_extraction_states SET cursor_seq = @seq, last_response_count = MAX(last_response_count, @count),
@@ -228,7 +230,13 @@ export function failCursor(db: Db, claim: Claim, error: string, now: number, bac
        pending_response_count = NULL, pending_cursor_seq = NULL, last_error = ?, consecutive_failures = ?,
        next_attempt_at = ?, updated_at = ?
      WHERE session_id = ?`,
-  ).run(error.slice(0, ERROR_TEXT_MAX), failures, now + (backoff ? backoffDelay(failures, backoff) : 0), now, claim.sessionId);
+  ).run(
+    error.slice(0, ERROR_TEXT_MAX),
+    failures,
+    now + (backoff ? backoffDelay(failures, backoff) : 0),
+    now,
+    claim.sessionId,
+  );
   return true;
 }
 
@@ -250,7 +258,12 @@ export function reclaimExpiredLeases(db: Db, now: number): string[] {
      WHERE session_id = ? AND status = 'processing'`,
   );
   for (const r of rows) {
-    update.run(now, now, `lease expired: the run by ${r.lease_owner ?? 'an unknown process'} did not finish`, r.session_id);
+    update.run(
+      now,
+      now,
+      `lease expired: the run by ${r.lease_owner ?? 'an unknown process'} did not finish`,
+      r.session_id,
+    );
   }
   return rows.map((r) => r.session_id);
 }
@@ -269,9 +282,7 @@ export function dueRetries(db: Db, now: number, limit = 50): string[] {
 
 /** extraction.retry: a failed cursor becomes due now. */
 export function makeDueNow(db: Db, sessionId: string, now: number): void {
-  db.prepare(`UPDATE memory_extraction_states SET next_attempt_at = ?, updated_at = ? WHERE session_id = ? AND status = 'failed'`).run(
-    now,
-    now,
-    sessionId,
-  );
+  db.prepare(
+    `UPDATE memory_extraction_states SET next_attempt_at = ?, updated_at = ? WHERE session_id = ? AND status = 'failed'`,
+  ).run(now, now, sessionId);
 }

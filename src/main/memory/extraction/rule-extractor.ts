@@ -36,7 +36,8 @@ const TRANSIENT =
 const DO_NOT_KEEP =
   /\b(?:don'?t|do not|never|please don'?t) (?:remember|store|save|memori[sz]e|record|keep|note)\b|\bforget (?:this|that|it|what i said)\b|\boff the record\b|\bnot for memory\b/i;
 
-const DURABLE_PREFIX = /^(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\b[,:]?\s*/i;
+const DURABLE_PREFIX =
+  /^(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\b[,:]?\s*/i;
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const endSentence = (s: string) => (/[.!]$/.test(s) ? s.replace(/!+$/, '.') : s + '.');
@@ -59,7 +60,8 @@ const PERSONAL_VERBS: [RegExp, string][] = [
 ];
 
 // "I like this answer" or "I love it" is a reaction to the moment, not a preference.
-const REACTION_OBJECT = /^(?:this|that|it|these|those|your|yours|the (?:answer|reply|response|idea|result|change|fix|plan|suggestion)|how you|what you|when you)\b/i;
+const REACTION_OBJECT =
+  /^(?:this|that|it|these|those|your|yours|the (?:answer|reply|response|idea|result|change|fix|plan|suggestion)|how you|what you|when you)\b/i;
 
 const preference: Rule = (s) => {
   for (const [pattern, lead] of PERSONAL_VERBS) {
@@ -69,11 +71,18 @@ const preference: Rule = (s) => {
     if (rest.length < 3 || REACTION_OBJECT.test(rest)) return null;
     if (/^(?:to\s+)?(?:you\s+to|if you)\b/i.test(rest)) return null; // "I'd rather you fix X first"
     // "I always use X" -> "User always uses X"
-    const subject = lead || `User ${m[0].replace(/^i\s+/i, '').trim().replace(/(\w+)$/, '$1s')} `;
+    const subject =
+      lead ||
+      `User ${m[0]
+        .replace(/^i\s+/i, '')
+        .trim()
+        .replace(/(\w+)$/, '$1s')} `;
     const text = subject + thirdPerson(rest);
     return { kind: 'preference', scope: 'user', confidence: 'high', text: endSentence(text) };
   }
-  const m = s.match(/^my\s+(?:preference|preferred\s+[\w -]{1,30}?|favou?rite\s+[\w -]{1,30}?)\s+(?:is|are)\s+(.{3,})$/i);
+  const m = s.match(
+    /^my\s+(?:preference|preferred\s+[\w -]{1,30}?|favou?rite\s+[\w -]{1,30}?)\s+(?:is|are)\s+(.{3,})$/i,
+  );
   if (m) return { kind: 'preference', scope: 'user', confidence: 'high', text: endSentence(`User's ${s.slice(3)}`) };
   return null;
 };
@@ -82,8 +91,16 @@ const ROLE_NOUN =
   /(?:developer|engineer|programmer|designer|scientist|researcher|student|teacher|professor|manager|architect|analyst|writer|consultant|founder|administrator|admin|maintainer|sre|devops|tester|freelancer|journalist|lawyer|doctor|nurse|accountant)s?\b/i;
 
 const profile: Rule = (s) => {
-  let m = s.match(/^(?:please\s+)?(?:call me|you can call me|refer to me as|address me as)\s+([\p{L}][\p{L}'.-]*(?:\s+[\p{L}][\p{L}'.-]*){0,2})\s*[.!]?$/iu);
-  if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User wants to be called ${m[1]!.replace(/[.!]+$/, '')}.` };
+  let m = s.match(
+    /^(?:please\s+)?(?:call me|you can call me|refer to me as|address me as)\s+([\p{L}][\p{L}'.-]*(?:\s+[\p{L}][\p{L}'.-]*){0,2})\s*[.!]?$/iu,
+  );
+  if (m)
+    return {
+      kind: 'profile',
+      scope: 'user',
+      confidence: 'high',
+      text: `User wants to be called ${m[1]!.replace(/[.!]+$/, '')}.`,
+    };
   m = s.match(/^[Mm]y name is\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s*[.!]?$/u);
   if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's name is ${m[1]}.` };
   m = s.match(/^my pronouns are\s+([\p{L}/]+)/iu);
@@ -96,7 +113,12 @@ const profile: Rule = (s) => {
   if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's native language is ${m[1]}.` };
   const roleMatch = s.match(/^i(?:'m| am)\s+(?:a|an)\s+(.{2,80})$/i) ?? s.match(/^i work as\s+(?:a|an)\s+(.{2,80})$/i);
   if (roleMatch && ROLE_NOUN.test(roleMatch[1]!.split(/\s+/).slice(0, 5).join(' '))) {
-    return { kind: 'profile', scope: 'user', confidence: 'medium', text: endSentence(`User is a ${thirdPerson(roleMatch[1]!)}`) };
+    return {
+      kind: 'profile',
+      scope: 'user',
+      confidence: 'medium',
+      text: endSentence(`User is a ${thirdPerson(roleMatch[1]!)}`),
+    };
   }
   m = s.match(/^i work (?:at|for)\s+(\p{Lu}.{1,60})$/u);
   if (m) return { kind: 'profile', scope: 'user', confidence: 'medium', text: endSentence(`User works at ${m[1]}`) };
@@ -104,7 +126,8 @@ const profile: Rule = (s) => {
 };
 
 // A pronoun or an ordinal points at something said a moment ago: not durable on its own.
-const DEICTIC = /^(?:that|this|it|them|those|these|yours|your (?:idea|suggestion|plan|version)|the (?:first|second|third|last|latter|former|other) (?:one|option)?|option\s*\w?|one|\d+)\b/i;
+const DEICTIC =
+  /^(?:that|this|it|them|those|these|yours|your (?:idea|suggestion|plan|version)|the (?:first|second|third|last|latter|former|other) (?:one|option)?|option\s*\w?|one|\d+)\b/i;
 
 const DECISION_LEAD =
   /^(?:the decision is|decision:|we(?:'re| are) going with|we(?:'ll| will) go with|let'?s go with|let us go with|we(?:'re| are) standardi[sz]ing on|we standardi[sz]ed on)(?=\s|$)/i;
@@ -124,17 +147,29 @@ const decision: Rule = (s) => {
 };
 
 const convention: Rule = (s) => {
-  if (/^(?:our|the|my|this project's|the project's|the team's)\s+(?:[\w-]+\s+){0,3}conventions?\s+(?:is|are|says)\b/i.test(s) || /^by convention\b/i.test(s)) {
+  if (
+    /^(?:our|the|my|this project's|the project's|the team's)\s+(?:[\w-]+\s+){0,3}conventions?\s+(?:is|are|says)\b/i.test(
+      s,
+    ) ||
+    /^by convention\b/i.test(s)
+  ) {
     return { kind: 'convention', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
   }
-  if (/^(?:in|for|across)\s+(?:this|our|the)\s+(?:project|repo|repository|codebase|team|monorepo|workspace|code)\b[, ]+(?:we|all|every|each|the|our)\b/i.test(s)) {
+  if (
+    /^(?:in|for|across)\s+(?:this|our|the)\s+(?:project|repo|repository|codebase|team|monorepo|workspace|code)\b[, ]+(?:we|all|every|each|the|our)\b/i.test(
+      s,
+    )
+  ) {
     return { kind: 'convention', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
   }
   const we = s.match(/^we\s+(?:always|use|prefer|follow|name|write|keep|prefix|format|squash|rebase|tag)\s+/i);
   if (we && TECHNICAL.test(s) && !DEICTIC.test(s.slice(we[0].length))) {
     return { kind: 'convention', scope: 'project', confidence: 'medium', text: endSentence(capitalize(s)) };
   }
-  if (/^(?:all|every|each)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|need to|needs to|has to|have to)\b/i.test(s) && TECHNICAL.test(s)) {
+  if (
+    /^(?:all|every|each)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|need to|needs to|has to|have to)\b/i.test(s) &&
+    TECHNICAL.test(s)
+  ) {
     const kind: FactKind = /\b(?:must|should) not\b|\bnever\b|\bcannot\b/i.test(s) ? 'constraint' : 'convention';
     return { kind, scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
   }
@@ -155,8 +190,13 @@ const constraint: Rule = (s) => {
       return { kind: 'constraint', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
     }
   }
-  if (/^(?:we|the \w+)\s+only\s+support\b/i.test(s) || /\b(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b/i.test(s)) {
-    return TECHNICAL.test(s) ? { kind: 'constraint', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) } : null;
+  if (
+    /^(?:we|the \w+)\s+only\s+support\b/i.test(s) ||
+    /\b(?:is|are)\s+(?:not allowed|forbidden|prohibited|banned)\b/i.test(s)
+  ) {
+    return TECHNICAL.test(s)
+      ? { kind: 'constraint', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) }
+      : null;
   }
   return null;
 };

@@ -116,11 +116,15 @@ export async function runExtraction(
       if (options.signal.aborted) throw new Error(CANCELLED);
       candidates = current.window.entries.length ? await deps.extractor.extract(current.window, options.signal) : [];
       if (candidates.length > MAX_CANDIDATES) {
-        throw new ExtractorContractError(`extractor returned ${candidates.length} memories (at most ${MAX_CANDIDATES})`);
+        throw new ExtractorContractError(
+          `extractor returned ${candidates.length} memories (at most ${MAX_CANDIDATES})`,
+        );
       }
     } catch (e) {
       const error = describeFailure(e, options.signal);
-      writeTx(deps.db, () => failCursor(deps.db, current, error, deps.now(), error === CANCELLED ? null : deps.backoff));
+      writeTx(deps.db, () =>
+        failCursor(deps.db, current, error, deps.now(), error === CANCELLED ? null : deps.backoff),
+      );
       return { ...result, outcome: 'failed', error };
     }
     result.windows++;
@@ -173,7 +177,10 @@ export async function runExtraction(
     if (committed.rejected.length) {
       // Reasons only: a rejected candidate may be a secret, so its text is never logged.
       const reasons = Object.entries(
-        committed.rejected.reduce<Record<string, number>>((acc, r) => ((acc[r.reason] = (acc[r.reason] ?? 0) + 1), acc), {}),
+        committed.rejected.reduce<Record<string, number>>(
+          (acc, r) => ((acc[r.reason] = (acc[r.reason] ?? 0) + 1), acc),
+          {},
+        ),
       )
         .map(([reason, n]) => `${reason} x${n}`)
         .join(', ');

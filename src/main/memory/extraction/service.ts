@@ -198,7 +198,9 @@ export class ExtractionService {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       all().then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.engine.settings.extraction.drainMs))),
+      new Promise<boolean>(
+        (resolve) => (timer = setTimeout(() => resolve(true), this.engine.settings.extraction.drainMs)),
+      ),
     ]);
     clearTimeout(timer);
     if (timedOut) for (const f of this.inFlight.values()) f.controller.abort();

@@ -45,33 +45,33 @@ export function extractionStatus(
     )
     .all({ sessionId: options.sessionId, limit: options.limit }) as Row[];
   return rows.map((r) => {
-      const state = getState(r.id);
-      const base: Omit<CursorState, 'status'> & { status: SessionExtractionStatus['status'] } = state ?? {
-        sessionId: r.id,
-        cursorSeq: 0,
-        lastResponseCount: 0,
-        pendingResponseCount: null,
-        pendingCursorSeq: null,
-        status: 'never-run',
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        attempts: 0,
-        consecutiveFailures: 0,
-        lastError: null,
-        nextAttemptAt: null,
-        factsStored: 0,
-        candidatesRejected: 0,
-        lastSuccessAt: null,
-        lastExtractor: null,
-        updatedAt: 0,
-      };
-      return {
-        ...base,
-        title: r.title,
-        completedResponses: r.responses,
-        due: isDue(r.responses, base.lastResponseCount, options.cadence),
-        leaseLive: state ? leaseIsLive(state, options.now) : false,
-        pendingMessages: countPendingInput(db, r.id, base.cursorSeq),
-      };
-    });
+    const state = getState(r.id);
+    const base: Omit<CursorState, 'status'> & { status: SessionExtractionStatus['status'] } = state ?? {
+      sessionId: r.id,
+      cursorSeq: 0,
+      lastResponseCount: 0,
+      pendingResponseCount: null,
+      pendingCursorSeq: null,
+      status: 'never-run',
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      attempts: 0,
+      consecutiveFailures: 0,
+      lastError: null,
+      nextAttemptAt: null,
+      factsStored: 0,
+      candidatesRejected: 0,
+      lastSuccessAt: null,
+      lastExtractor: null,
+      updatedAt: 0,
+    };
+    return {
+      ...base,
+      title: r.title,
+      completedResponses: r.responses,
+      due: isDue(r.responses, base.lastResponseCount, options.cadence),
+      leaseLive: state ? leaseIsLive(state, options.now) : false,
+      pendingMessages: countPendingInput(db, r.id, base.cursorSeq),
+    };
+  });
 }

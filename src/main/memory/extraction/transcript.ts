@@ -72,19 +72,26 @@ export function loadWindow(db: Db, sessionId: string, afterSeq: number, bounds: 
   const lastSeq = truncated
     ? entries[entries.length - 1]!.seq
     : (
-        db.prepare('SELECT COALESCE(MAX(seq), ?) AS seq FROM session_messages WHERE session_id = ?').get(
-          afterSeq,
-          sessionId,
-        ) as { seq: number }
+        db
+          .prepare('SELECT COALESCE(MAX(seq), ?) AS seq FROM session_messages WHERE session_id = ?')
+          .get(afterSeq, sessionId) as { seq: number }
       ).seq;
-  return { sessionId, entries, text: entries.map(renderEntry).join('\n\n'), lastSeq: Math.max(lastSeq, afterSeq), truncated };
+  return {
+    sessionId,
+    entries,
+    text: entries.map(renderEntry).join('\n\n'),
+    lastSeq: Math.max(lastSeq, afterSeq),
+    truncated,
+  };
 }
 
 /** Eligible messages after the cursor: the backlog shown by status. */
 export function countPendingInput(db: Db, sessionId: string, afterSeq: number): number {
   return (
     db
-      .prepare(`SELECT count(*) AS n FROM session_messages WHERE session_id = ? AND seq > ? AND ${EXTRACTION_INPUT_SQL}`)
+      .prepare(
+        `SELECT count(*) AS n FROM session_messages WHERE session_id = ? AND seq > ? AND ${EXTRACTION_INPUT_SQL}`,
+      )
       .get(sessionId, afterSeq) as { n: number }
   ).n;
 }

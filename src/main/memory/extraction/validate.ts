@@ -1,4 +1,12 @@
-import { CONFIDENCES, FACT_KINDS, FACT_TEXT_MAX, SCOPES, type Confidence, type FactKind, type Scope } from '../../../shared/domain';
+import {
+  CONFIDENCES,
+  FACT_KINDS,
+  FACT_TEXT_MAX,
+  SCOPES,
+  type Confidence,
+  type FactKind,
+  type Scope,
+} from '../../../shared/domain';
 import { coerceScope, type CoercedScope, type SessionScopes } from '../scope';
 import { findSecret } from '../secrets';
 import { foldForKey, normalizeFactText } from '../text';
@@ -35,7 +43,11 @@ export interface ValidateOptions {
  * length bounds, a known kind, no secrets, the scope coerced per the scope contract, and one
  * copy per (scope, key) in the batch. A rejection records only its reason.
  */
-export function validateCandidates(candidates: Candidate[], scopes: SessionScopes, options: ValidateOptions = {}): Validation {
+export function validateCandidates(
+  candidates: Candidate[],
+  scopes: SessionScopes,
+  options: ValidateOptions = {},
+): Validation {
   const accepted: AcceptedCandidate[] = [];
   const rejected: Validation['rejected'] = [];
   const seen = new Set<string>();
@@ -44,11 +56,15 @@ export function validateCandidates(candidates: Candidate[], scopes: SessionScope
     if (!text) return void rejected.push({ reason: 'empty', index });
     if (text.length < FACT_TEXT_MIN) return void rejected.push({ reason: 'too-short', index });
     if (text.length > FACT_TEXT_MAX) return void rejected.push({ reason: 'too-long', index });
-    const kindText = String(c.kind ?? 'fact').trim().toLowerCase();
+    const kindText = String(c.kind ?? 'fact')
+      .trim()
+      .toLowerCase();
     if (!isKind(kindText)) return void rejected.push({ reason: 'invalid-kind', index });
     const secret = findSecret(text);
     if (secret) return void rejected.push({ reason: `secret:${secret.kind}`, index });
-    const scopeText = String(c.scope ?? 'session').trim().toLowerCase();
+    const scopeText = String(c.scope ?? 'session')
+      .trim()
+      .toLowerCase();
     // An unknown scope name means the extractor did not say: the session, as in the reference.
     let requested: Scope = isScope(scopeText) ? scopeText : 'session';
     if (options.neverUser && requested === 'user') requested = 'project';
@@ -56,7 +72,9 @@ export function validateCandidates(candidates: Candidate[], scopes: SessionScope
     const key = `${target.scope}\u0000${target.key}\u0000${foldForKey(text)}`;
     if (seen.has(key)) return void rejected.push({ reason: 'duplicate', index });
     seen.add(key);
-    const confText = String(c.confidence ?? 'medium').trim().toLowerCase();
+    const confText = String(c.confidence ?? 'medium')
+      .trim()
+      .toLowerCase();
     accepted.push({
       text,
       kind: kindText,

@@ -42,8 +42,7 @@ export interface Candidates {
 }
 
 /** The token a scope is tagged with in the index: a prefix letter + hex of its UTF-8 bytes. */
-export const scopeTag = (prefix: string, value: string): string =>
-  prefix + Buffer.from(value, 'utf8').toString('hex');
+export const scopeTag = (prefix: string, value: string): string => prefix + Buffer.from(value, 'utf8').toString('hex');
 
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
@@ -93,7 +92,7 @@ export function findCandidates(
     const last = rows.at(-1)?.rowid;
     // How far back in time this term's cap reached: the larger, the sparser the term here.
     const back = last === undefined ? -Infinity : index.newestFirst === 'ASC' ? last : -last;
-    if (back > reach) (reach = back), (sparsest = i);
+    if (back > reach) ((reach = back), (sparsest = i));
   });
   if (allCapped && sparsest >= 0 && options.deepCap > options.perTermCap) {
     const deep = prepared(db, sql(options.deepCap)).all(`${tagExpr} AND ${groups[sparsest]}`) as { rowid: number }[];

@@ -35,13 +35,21 @@ export const QUERY_MAX_CHARS = 500;
 export const recallQueryText = (text: string): string =>
   text.normalize('NFC').replace(/\s+/gu, ' ').trim().slice(0, QUERY_MAX_CHARS);
 
-const FACT_INDEX: TaggedIndex = { table: 'memory_facts_fts', tagColumn: 'tag', textColumn: 'text', newestFirst: 'DESC' };
+const FACT_INDEX: TaggedIndex = {
+  table: 'memory_facts_fts',
+  tagColumn: 'tag',
+  textColumn: 'text',
+  newestFirst: 'DESC',
+};
 export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
 
 /** Candidate caps: at most 380 rows to rank (the reference ranks the 500 newest, C15). */
 const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 6 };
 
-type FactRow = Pick<StoredFact, 'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement'>;
+type FactRow = Pick<
+  StoredFact,
+  'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement'
+>;
 
 export function abstainReason(meaningful: readonly string[]): string | null {
   if (meaningful.length === 0) return 'no content words';
@@ -130,7 +138,10 @@ function keep(m: LexicalMatch, mode: RecallMode): boolean {
 
 function visibleFactCount(db: Db, scopes: SessionScopes): number {
   const stmt = prepared(db, 'SELECT facts FROM memory_scopes WHERE scope = ? AND scope_key = ?');
-  return scopes.visible.reduce((n, v) => n + ((stmt.get(v.scope, v.key) as { facts: number } | undefined)?.facts ?? 0), 0);
+  return scopes.visible.reduce(
+    (n, v) => n + ((stmt.get(v.scope, v.key) as { facts: number } | undefined)?.facts ?? 0),
+    0,
+  );
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 const TOKEN = /[\p{L}\p{N}]+/gu;
 
+// prettier-ignore
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   // English
   'a', 'an', 'and', 'are', 'be', 'did', 'do', 'does', 'for', 'how', 'in', 'is', 'me', 'my', 'of', 's',
@@ -22,6 +23,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
  * Words that carry no request on their own: a prompt made only of these ("ok thanks",
  * "yes continue") is conversation glue, so automatic recall abstains on it.
  */
+// prettier-ignore
 export const FILLER_WORDS: ReadonlySet<string> = new Set([
   'ok', 'okay', 'k', 'thanks', 'thank', 'thx', 'ty', 'yes', 'yeah', 'yep', 'yup', 'no', 'nope', 'sure',
   'continue', 'go', 'on', 'ahead', 'please', 'pls', 'hi', 'hello', 'hey', 'cool', 'great', 'nice', 'good',

@@ -44,7 +44,10 @@ export function toApiError(body: unknown, status?: number): ApiError {
 
 /** A fetch that never reached the server (stopped, wrong port). */
 export const unreachable = (cause: unknown): ApiError =>
-  new ApiError('unavailable', `Cannot reach EvoFlux Memory (${(cause as Error)?.message ?? String(cause)}). Is it still running?`);
+  new ApiError(
+    'unavailable',
+    `Cannot reach EvoFlux Memory (${(cause as Error)?.message ?? String(cause)}). Is it still running?`,
+  );
 
 /** The command does not exist in this build (another part of the app has not shipped it). */
 export const isMissingCommand = (e: unknown): boolean =>

@@ -39,7 +39,12 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     authenticated: Boolean(options.token),
     call: async (name, input) => {
       if (!options.token) {
-        throw new ApiError('forbidden', 'No access token. Open the address `serve` printed (it ends in #token=…).', 'authorization', 401);
+        throw new ApiError(
+          'forbidden',
+          'No access token. Open the address `serve` printed (it ends in #token=…).',
+          'authorization',
+          401,
+        );
       }
       let response: Response;
       try {
@@ -89,7 +94,10 @@ export interface StorageLike {
  * the served HTML). It is kept in this tab's sessionStorage and removed from the address bar.
  * Returns the token and the hash to show instead (null when unchanged).
  */
-export function takeTokenFromLocation(location: LocationLike, storage: StorageLike | null): { token: string | null; cleanHash: string | null } {
+export function takeTokenFromLocation(
+  location: LocationLike,
+  storage: StorageLike | null,
+): { token: string | null; cleanHash: string | null } {
   const match = /(?:^#|[#&])token=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (match) {
     try {

@@ -4,7 +4,17 @@ import { useEffect, useRef, type ReactNode } from 'react';
  * A modal confirmation. Escape or the backdrop cancels; focus starts on Cancel so Enter never
  * confirms a destructive action by accident, and Tab stays inside the dialog.
  */
-export function Dialog({ title, children, onClose, actions }: { title: string; children: ReactNode; onClose(): void; actions: ReactNode }) {
+export function Dialog({
+  title,
+  children,
+  onClose,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  onClose(): void;
+  actions: ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
@@ -17,7 +27,9 @@ export function Dialog({ title, children, onClose, actions }: { title: string; c
       onClose();
     }
     if (e.key === 'Tab' && ref.current) {
-      const focusable = [...ref.current.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], input, select, textarea')];
+      const focusable = [
+        ...ref.current.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], input, select, textarea'),
+      ];
       const first = focusable[0];
       const last = focusable[focusable.length - 1];
       if (e.shiftKey && document.activeElement === first) (e.preventDefault(), last?.focus());
@@ -26,7 +38,14 @@ export function Dialog({ title, children, onClose, actions }: { title: string; c
   };
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title" ref={ref} onKeyDown={onKeyDown}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="dialog-title"
+        ref={ref}
+        onKeyDown={onKeyDown}
+      >
         <h2 id="dialog-title">{title}</h2>
         <div className="dialog-body">{children}</div>
         <div className="dialog-actions">{actions}</div>

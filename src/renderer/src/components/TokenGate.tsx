@@ -15,8 +15,8 @@ export function TokenGate() {
       <form className="card gate-card" onSubmit={submit}>
         <h2>EvoFlux Memory needs its access token</h2>
         <p>
-          Open the address <code>npx evoflux-memory serve</code> printed (it ends in <code>#token=…</code>), or paste the token
-          from <code>&lt;home&gt;/http-token</code>. It is kept for this tab only.
+          Open the address <code>npx evoflux-memory serve</code> printed (it ends in <code>#token=…</code>), or paste
+          the token from <code>&lt;home&gt;/http-token</code>. It is kept for this tab only.
         </p>
         <label className="muted small">
           Token

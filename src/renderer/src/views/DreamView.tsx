@@ -9,7 +9,8 @@ import { Empty, ErrorState, Loading } from '../components/States';
 type RunResult = Output<'dream.run'>;
 
 function describeRun(r: RunResult): { text: string; failed: boolean } {
-  if (r.status === 'already_running') return { text: `Dream is already running elsewhere. ${r.remaining} pending.`, failed: true };
+  if (r.status === 'already_running')
+    return { text: `Dream is already running elsewhere. ${r.remaining} pending.`, failed: true };
   if (!r.sessionsProcessed && !r.notesProcessed && !r.failed) return { text: 'Nothing to process.', failed: false };
   return {
     text: `${plural(r.sessionsProcessed, 'session')}, ${plural(r.notesProcessed, 'note')} processed; ${plural(r.pagesWritten, 'page')} written${r.failed ? `; ${r.failed} failed` : ''}. ${r.remaining} remaining.`,
@@ -35,7 +36,8 @@ export function DreamView() {
   const isDirty = !!(draft && config.data && dirty(draft, config.data));
 
   const save = useMutation({
-    mutationFn: (d: { enabled: boolean; schedule: string }) => api().call('dream.config.set', { enabled: d.enabled, schedule: d.schedule.trim() || '0 2 * * *' }),
+    mutationFn: (d: { enabled: boolean; schedule: string }) =>
+      api().call('dream.config.set', { enabled: d.enabled, schedule: d.schedule.trim() || '0 2 * * *' }),
     onSuccess: async (saved) => {
       setDraft({ ...saved });
       await client.invalidateQueries({ queryKey: ['dream.config'] });
@@ -65,7 +67,13 @@ export function DreamView() {
       <div className="page-header">
         <h2>Dream synthesis</h2>
         <span className="muted">Consolidates top-level sessions and daily notes into the wiki.</span>
-        <button type="button" className="primary right" disabled={running} onClick={() => run.mutate()} data-testid="dream-run">
+        <button
+          type="button"
+          className="primary right"
+          disabled={running}
+          onClick={() => run.mutate()}
+          data-testid="dream-run"
+        >
           {running ? 'Running…' : 'Run Dream now'}
         </button>
       </div>
@@ -75,7 +83,8 @@ export function DreamView() {
             <div />
           </div>
           <div className="muted small">
-            Dream is running… {s ? `${plural(s.pendingSessions, 'session')} and ${plural(s.pendingNotes, 'note')} still pending.` : ''}
+            Dream is running…{' '}
+            {s ? `${plural(s.pendingSessions, 'session')} and ${plural(s.pendingNotes, 'note')} still pending.` : ''}
           </div>
         </div>
       ) : null}
@@ -95,7 +104,9 @@ export function DreamView() {
             <div data-testid="dream-pending">
               {plural(s!.pendingSessions, 'session')} · {plural(s!.pendingNotes, 'note')}
             </div>
-            <div className="muted small">Sessions with new visible messages since their watermark, and notes changed since processed.</div>
+            <div className="muted small">
+              Sessions with new visible messages since their watermark, and notes changed since processed.
+            </div>
           </section>
           <section className="card" aria-label="Schedule">
             <h3>Schedule</h3>
@@ -111,7 +122,11 @@ export function DreamView() {
                 }}
               >
                 <label style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
-                  <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
+                  <input
+                    type="checkbox"
+                    checked={draft.enabled}
+                    onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
+                  />
                   Run on a schedule
                 </label>
                 <label className="muted small" style={{ display: 'block', marginTop: 8 }}>
@@ -153,14 +168,17 @@ export function DreamView() {
                       <b>{f.category.replace(/_/g, ' ')}</b> <span className="mono">{f.path}</span>: {f.message}
                     </li>
                   ))}
-                  {lint.data.findings.length > 8 ? <li className="muted">…and {lint.data.findings.length - 8} more in LINT.md</li> : null}
+                  {lint.data.findings.length > 8 ? (
+                    <li className="muted">…and {lint.data.findings.length - 8} more in LINT.md</li>
+                  ) : null}
                 </ul>
               </div>
             ) : lint.isError ? (
               <p className="error-text small">{describeError(lint.error)}</p>
             ) : (
               <div className="muted small" style={{ marginTop: 8 }}>
-                Broken links, orphans, missing front matter, stale or low-confidence pages, index drift. Writes LINT.md only.
+                Broken links, orphans, missing front matter, stale or low-confidence pages, index drift. Writes LINT.md
+                only.
               </div>
             )}
           </section>

@@ -43,12 +43,13 @@ export function ExtractionView() {
         {status.isFetching && !status.isPending ? <span className="muted small">refreshing…</span> : null}
       </div>
       <p className="muted">
-        Each top-level session has a durable cursor. Extraction runs after the 3rd completed response, then every 10 more; a
-        failure leaves the cursor retryable.
+        Each top-level session has a durable cursor. Extraction runs after the 3rd completed response, then every 10
+        more; a failure leaves the cursor retryable.
       </p>
       {result ? (
         <div className={`toast${result.failed ? ' error' : ''}`} role="status" data-testid="extraction-result">
-          {status.data?.sessions.find((x) => x.sessionId === result.sessionId)?.title ?? shortId(result.sessionId)}: {result.text}
+          {status.data?.sessions.find((x) => x.sessionId === result.sessionId)?.title ?? shortId(result.sessionId)}:{' '}
+          {result.text}
         </div>
       ) : null}
       {status.isPending ? (
@@ -107,10 +108,16 @@ export function ExtractionView() {
                   </td>
                   <td>
                     {s.attempts}
-                    {s.consecutiveFailures ? <div className="small status-failed">{s.consecutiveFailures} failed in a row</div> : null}
+                    {s.consecutiveFailures ? (
+                      <div className="small status-failed">{s.consecutiveFailures} failed in a row</div>
+                    ) : null}
                   </td>
                   <td className="small">
-                    {s.lastError ? <span className="status-failed">{s.lastError}</span> : <span className="muted">—</span>}
+                    {s.lastError ? (
+                      <span className="status-failed">{s.lastError}</span>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
                     {s.nextAttemptAt ? <div className="muted">next try {fmtTime(s.nextAttemptAt)}</div> : null}
                   </td>
                   <td>
@@ -120,11 +127,20 @@ export function ExtractionView() {
                   <td className="small">{fmtTime(s.lastSuccessAt)}</td>
                   <td>
                     {s.status === 'failed' ? (
-                      <button type="button" className="primary" disabled={busy} onClick={() => run.mutate({ sessionId: s.sessionId, retry: true })}>
+                      <button
+                        type="button"
+                        className="primary"
+                        disabled={busy}
+                        onClick={() => run.mutate({ sessionId: s.sessionId, retry: true })}
+                      >
                         {busy ? 'Retrying…' : 'Retry'}
                       </button>
                     ) : (
-                      <button type="button" disabled={busy || s.leaseLive} onClick={() => run.mutate({ sessionId: s.sessionId, retry: false })}>
+                      <button
+                        type="button"
+                        disabled={busy || s.leaseLive}
+                        onClick={() => run.mutate({ sessionId: s.sessionId, retry: false })}
+                      >
                         {busy ? 'Running…' : 'Run now'}
                       </button>
                     )}

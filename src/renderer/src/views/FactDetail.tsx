@@ -44,10 +44,15 @@ export function FactDetail({ factId, onForgotten }: { factId: string; onForgotte
         <dt>Scope</dt>
         <dd>
           <span className={`badge scope-${fact.scope}`}>{fact.scope}</span>{' '}
-          {fact.scopeKey ? <span className="mono">{fact.scopeKey}</span> : <span className="muted">(every session)</span>}
+          {fact.scopeKey ? (
+            <span className="mono">{fact.scopeKey}</span>
+          ) : (
+            <span className="muted">(every session)</span>
+          )}
           {fact.requestedScope ? (
             <div className="coercion" data-testid="coercion">
-              asked for <b>{fact.requestedScope}</b>, stored at <b>{fact.scope}</b>: {COERCION_TEXT[fact.coercionReason ?? ''] ?? fact.coercionReason}
+              asked for <b>{fact.requestedScope}</b>, stored at <b>{fact.scope}</b>:{' '}
+              {COERCION_TEXT[fact.coercionReason ?? ''] ?? fact.coercionReason}
             </div>
           ) : null}
         </dd>
@@ -101,8 +106,8 @@ export function FactDetail({ factId, onForgotten }: { factId: string; onForgotte
           }
         >
           <p>
-            “{fact.text}” and its {plural(fact.evidence.length, 'evidence row')} will be deleted. Sessions and their transcripts
-            stay. This cannot be undone.
+            “{fact.text}” and its {plural(fact.evidence.length, 'evidence row')} will be deleted. Sessions and their
+            transcripts stay. This cannot be undone.
           </p>
           {forget.isError ? <p className="error-text">{describeError(forget.error)}</p> : null}
         </Dialog>

@@ -28,12 +28,19 @@ function filterFrom(params: URLSearchParams): Filter {
   };
 }
 
-const paramsOf = (f: Filter) => ({ scope: f.scope, key: f.scopeKey, kind: f.kind, q: f.text, sort: f.sort === 'reinforcement' ? undefined : f.sort });
+const paramsOf = (f: Filter) => ({
+  scope: f.scope,
+  key: f.scopeKey,
+  kind: f.kind,
+  q: f.text,
+  sort: f.sort === 'reinforcement' ? undefined : f.sort,
+});
 
 export function FactsView({ route }: { route: Route }) {
   const filter = useMemo(() => filterFrom(route.params), [route.params.toString()]);
   const selected = route.id;
-  const go = (f: Filter, factId: string | null = selected, replace = true) => navigate(buildHash('facts', factId, paramsOf(f)), replace);
+  const go = (f: Filter, factId: string | null = selected, replace = true) =>
+    navigate(buildHash('facts', factId, paramsOf(f)), replace);
 
   const [text, setText] = useState(filter.text ?? '');
   const [key, setKey] = useState(filter.scopeKey ?? '');
@@ -92,7 +99,12 @@ export function FactsView({ route }: { route: Route }) {
         <form className="filters" onSubmit={(e) => e.preventDefault()} role="search">
           <label>
             Scope
-            <select value={filter.scope ?? ''} onChange={(e) => go({ ...filter, scope: (e.target.value || undefined) as Filter['scope'], scopeKey: undefined })}>
+            <select
+              value={filter.scope ?? ''}
+              onChange={(e) =>
+                go({ ...filter, scope: (e.target.value || undefined) as Filter['scope'], scopeKey: undefined })
+              }
+            >
               <option value="">all scopes</option>
               {SCOPES.map((s) => (
                 <option key={s}>{s}</option>
@@ -104,16 +116,27 @@ export function FactsView({ route }: { route: Route }) {
             <input
               value={key}
               disabled={!filter.scope || filter.scope === 'user'}
-              placeholder={filter.scope === 'workspace' ? '/path/to/workspace' : filter.scope ? `${filter.scope} id` : 'pick a scope first'}
+              placeholder={
+                filter.scope === 'workspace'
+                  ? '/path/to/workspace'
+                  : filter.scope
+                    ? `${filter.scope} id`
+                    : 'pick a scope first'
+              }
               onChange={(e) => setKey(e.target.value)}
-              onBlur={() => key.trim() !== (filter.scopeKey ?? '') && go({ ...filter, scopeKey: key.trim() || undefined })}
+              onBlur={() =>
+                key.trim() !== (filter.scopeKey ?? '') && go({ ...filter, scopeKey: key.trim() || undefined })
+              }
               onKeyDown={(e) => e.key === 'Enter' && go({ ...filter, scopeKey: key.trim() || undefined })}
               aria-label="Scope key"
             />
           </label>
           <label>
             Kind
-            <select value={filter.kind ?? ''} onChange={(e) => go({ ...filter, kind: (e.target.value || undefined) as Filter['kind'] })}>
+            <select
+              value={filter.kind ?? ''}
+              onChange={(e) => go({ ...filter, kind: (e.target.value || undefined) as Filter['kind'] })}
+            >
               <option value="">all kinds</option>
               {FACT_KINDS.map((k) => (
                 <option key={k}>{k}</option>
@@ -130,7 +153,13 @@ export function FactsView({ route }: { route: Route }) {
           </label>
           <label className="grow">
             Text
-            <input type="search" value={text} placeholder="Search fact text  ( / )" onChange={(e) => setText(e.target.value)} id="fact-search" />
+            <input
+              type="search"
+              value={text}
+              placeholder="Search fact text  ( / )"
+              onChange={(e) => setText(e.target.value)}
+              id="fact-search"
+            />
           </label>
         </form>
         {query.isPending ? (
@@ -139,7 +168,9 @@ export function FactsView({ route }: { route: Route }) {
           <ErrorState error={query.error} onRetry={() => void query.refetch()} />
         ) : facts.length === 0 ? (
           <Empty title="No facts match">
-            {filter.scope || filter.kind || filter.text ? 'Try fewer filters.' : 'Facts appear here once extraction (or `facts add`) records them.'}
+            {filter.scope || filter.kind || filter.text
+              ? 'Try fewer filters.'
+              : 'Facts appear here once extraction (or `facts add`) records them.'}
           </Empty>
         ) : (
           <div
@@ -155,7 +186,14 @@ export function FactsView({ route }: { route: Route }) {
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {items.map((item) => {
                 const fact = facts[item.index];
-                const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` };
+                const style = {
+                  position: 'absolute' as const,
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: item.size,
+                  transform: `translateY(${item.start}px)`,
+                };
                 if (!fact) {
                   return (
                     <div key="loader" style={style} className="row row-loader">
@@ -177,10 +215,16 @@ export function FactsView({ route }: { route: Route }) {
                     <div className="row-text">{fact.text}</div>
                     <div className="row-meta">
                       <span className={`badge scope-${fact.scope}`}>{fact.scope}</span>
-                      {fact.scopeKey ? <span className="muted mono" title={fact.scopeKey}>{fact.scopeKey}</span> : null}
+                      {fact.scopeKey ? (
+                        <span className="muted mono" title={fact.scopeKey}>
+                          {fact.scopeKey}
+                        </span>
+                      ) : null}
                       <span className="badge">{fact.kind}</span>
                       <span className={`conf conf-${fact.confidence}`}>{fact.confidence}</span>
-                      <span className="reinf" title="distinct supporting sessions">×{fact.reinforcement}</span>
+                      <span className="reinf" title="distinct supporting sessions">
+                        ×{fact.reinforcement}
+                      </span>
                     </div>
                   </div>
                 );
@@ -189,7 +233,9 @@ export function FactsView({ route }: { route: Route }) {
           </div>
         )}
         <div className="list-footer muted" aria-live="polite">
-          {facts.length ? `${facts.length}${query.hasNextPage ? '+' : ''} ${facts.length === 1 ? 'fact' : 'facts'} loaded` : ''}
+          {facts.length
+            ? `${facts.length}${query.hasNextPage ? '+' : ''} ${facts.length === 1 ? 'fact' : 'facts'} loaded`
+            : ''}
           {query.isFetching && !query.isPending ? ' · updating…' : ''}
         </div>
       </section>

@@ -8,7 +8,15 @@ import { ErrorState, Loading } from '../components/States';
 import { invalidateEverything } from '../queries';
 
 /** Forget with a preview: the dry run says exactly what goes and what stays, then the user confirms. */
-export function ForgetSessionDialog({ sessionId, title, onClose }: { sessionId: string; title: string | null; onClose(): void }) {
+export function ForgetSessionDialog({
+  sessionId,
+  title,
+  onClose,
+}: {
+  sessionId: string;
+  title: string | null;
+  onClose(): void;
+}) {
   const client = useQueryClient();
   const preview = useQuery({
     queryKey: ['forget-preview', sessionId],
@@ -38,7 +46,13 @@ export function ForgetSessionDialog({ sessionId, title, onClose }: { sessionId: 
           <button type="button" data-autofocus onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="danger" disabled={!p || forget.isPending} onClick={() => forget.mutate()} data-testid="confirm-forget">
+          <button
+            type="button"
+            className="danger"
+            disabled={!p || forget.isPending}
+            onClick={() => forget.mutate()}
+            data-testid="confirm-forget"
+          >
             {forget.isPending ? 'Forgetting…' : 'Forget session'}
           </button>
         </>
@@ -51,8 +65,9 @@ export function ForgetSessionDialog({ sessionId, title, onClose }: { sessionId: 
       ) : (
         <div className="forget-preview" data-testid="forget-preview">
           <p>
-            {plural(p!.sessionIds.length, 'session')} (with team members and side chats), {plural(p!.messagesRemoved, 'message')} and{' '}
-            {plural(p!.evidenceRemoved, 'evidence row')} will be removed. This cannot be undone.
+            {plural(p!.sessionIds.length, 'session')} (with team members and side chats),{' '}
+            {plural(p!.messagesRemoved, 'message')} and {plural(p!.evidenceRemoved, 'evidence row')} will be removed.
+            This cannot be undone.
           </p>
           <h4>Facts that will be deleted ({p!.deleted.length})</h4>
           {p!.deleted.length ? (
@@ -73,7 +88,8 @@ export function ForgetSessionDialog({ sessionId, title, onClose }: { sessionId: 
                 <li key={f.id}>
                   <span className={`badge scope-${f.scope}`}>{f.scope}</span> {f.text}{' '}
                   <span className="muted">
-                    — still supported by {f.supportedBy.map(shortId).join(', ')}; reinforcement becomes {f.reinforcementAfter}
+                    — still supported by {f.supportedBy.map(shortId).join(', ')}; reinforcement becomes{' '}
+                    {f.reinforcementAfter}
                   </span>
                 </li>
               ))}

@@ -19,10 +19,14 @@ function messageTags(m: MessageRecord): string[] {
 }
 
 export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focusSeq: number | null }) {
-  const session = useQuery({ queryKey: ['session', sessionId], queryFn: () => api().call('sessions.get', { sessionId }) });
+  const session = useQuery({
+    queryKey: ['session', sessionId],
+    queryFn: () => api().call('sessions.get', { sessionId }),
+  });
   const messages = useInfiniteQuery({
     queryKey: ['messages', sessionId],
-    queryFn: ({ pageParam }) => api().call('messages.list', { sessionId, includeHidden: true, afterSeq: pageParam, limit: 500 }),
+    queryFn: ({ pageParam }) =>
+      api().call('messages.list', { sessionId, includeHidden: true, afterSeq: pageParam, limit: 500 }),
     initialPageParam: 0,
     getNextPageParam: (last) => last.nextAfterSeq ?? undefined,
   });
@@ -59,9 +63,21 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
             {s.parentSessionId ? (
               <a href={buildHash('sessions', s.parentSessionId)}>parent {shortId(s.parentSessionId)}</a>
             ) : null}
-            {s.projectId ? <span>project <span className="mono">{s.projectId}</span></span> : null}
-            {s.workspace ? <span>workspace <span className="mono">{s.workspace}</span></span> : null}
-            {s.folderId ? <span>folder <span className="mono">{s.folderId}</span></span> : null}
+            {s.projectId ? (
+              <span>
+                project <span className="mono">{s.projectId}</span>
+              </span>
+            ) : null}
+            {s.workspace ? (
+              <span>
+                workspace <span className="mono">{s.workspace}</span>
+              </span>
+            ) : null}
+            {s.folderId ? (
+              <span>
+                folder <span className="mono">{s.folderId}</span>
+              </span>
+            ) : null}
             <span className="muted">{fmtTime(s.createdAt)}</span>
           </div>
         </div>
@@ -120,7 +136,12 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
             </ol>
           )}
           {messages.hasNextPage ? (
-            <button type="button" className="load-more" onClick={() => void messages.fetchNextPage()} disabled={messages.isFetchingNextPage}>
+            <button
+              type="button"
+              className="load-more"
+              onClick={() => void messages.fetchNextPage()}
+              disabled={messages.isFetchingNextPage}
+            >
               Load more messages
             </button>
           ) : null}
@@ -148,7 +169,9 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
           )}
         </aside>
       </div>
-      {forgetting ? <ForgetSessionDialog sessionId={s.id} title={s.title} onClose={() => setForgetting(false)} /> : null}
+      {forgetting ? (
+        <ForgetSessionDialog sessionId={s.id} title={s.title} onClose={() => setForgetting(false)} />
+      ) : null}
     </article>
   );
 }

@@ -42,7 +42,14 @@ export function SessionsView({ route }: { route: Route }) {
         ) : sessions.length === 0 ? (
           <Empty title="No sessions yet">Sessions appear when an agent (or `sessions add`) creates one.</Empty>
         ) : (
-          <div className="plain-scroll" role="listbox" aria-label="Sessions list" tabIndex={0} onKeyDown={onKey} data-testid="sessions-list">
+          <div
+            className="plain-scroll"
+            role="listbox"
+            aria-label="Sessions list"
+            tabIndex={0}
+            onKeyDown={onKey}
+            data-testid="sessions-list"
+          >
             {sessions.map((s) => (
               <a
                 key={s.id}
@@ -63,7 +70,12 @@ export function SessionsView({ route }: { route: Route }) {
               </a>
             ))}
             {query.hasNextPage ? (
-              <button type="button" className="load-more" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+              <button
+                type="button"
+                className="load-more"
+                disabled={query.isFetchingNextPage}
+                onClick={() => void query.fetchNextPage()}
+              >
                 {query.isFetchingNextPage ? 'Loading…' : 'Load more sessions'}
               </button>
             ) : null}
@@ -74,7 +86,9 @@ export function SessionsView({ route }: { route: Route }) {
         {selected ? (
           <SessionDetail sessionId={selected} focusSeq={msg ? Number(msg) : null} />
         ) : (
-          <Empty title="Select a session">Its transcript, compaction summaries, hidden copies and facts show here.</Empty>
+          <Empty title="Select a session">
+            Its transcript, compaction summaries, hidden copies and facts show here.
+          </Empty>
         )}
       </section>
     </div>

@@ -26,7 +26,10 @@ export function WikiView({ route }: { route: Route }) {
   const client = useQueryClient();
   const tree = useQuery({ queryKey: ['wiki.tree'], queryFn: () => api().call('wiki.tree', {}) });
   const selected = route.params.get('path') ?? 'INDEX.md';
-  const page = useQuery({ queryKey: ['wiki.read', selected], queryFn: () => api().call('wiki.read', { path: selected }) });
+  const page = useQuery({
+    queryKey: ['wiki.read', selected],
+    queryFn: () => api().call('wiki.read', { path: selected }),
+  });
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({ imports: true });
   const lint = useMutation({
     mutationFn: () => api().call('wiki.lint', {}),
@@ -62,7 +65,11 @@ export function WikiView({ route }: { route: Route }) {
             {lint.isPending ? 'Linting…' : 'Run lint'}
           </button>
         </div>
-        {lint.isError ? <p className="error-text small" style={{ padding: '0 14px' }}>{describeError(lint.error)}</p> : null}
+        {lint.isError ? (
+          <p className="error-text small" style={{ padding: '0 14px' }}>
+            {describeError(lint.error)}
+          </p>
+        ) : null}
         {tree.isPending ? (
           <Loading label="Loading the wiki…" />
         ) : tree.isError ? (
@@ -118,7 +125,9 @@ export function WikiView({ route }: { route: Route }) {
           <article data-testid="wiki-page" data-path={page.data.path}>
             <div className="page-header">
               <h2 className="mono">{page.data.path}</h2>
-              {page.data.path.startsWith('notes/') || page.data.path.startsWith('imports/') ? <span className="badge tag">source · read-only</span> : null}
+              {page.data.path.startsWith('notes/') || page.data.path.startsWith('imports/') ? (
+                <span className="badge tag">source · read-only</span>
+              ) : null}
             </div>
             <FrontMatter meta={page.data.meta} onOpen={open} />
             {page.data.body.trim() ? (
@@ -137,8 +146,17 @@ function FrontMatter({ meta, onOpen }: { meta: Output<'wiki.read'>['meta']; onOp
   const rows: [string, React.ReactNode][] = [];
   if (meta.description) rows.push(['description', meta.description]);
   if (meta.updated) rows.push(['updated', meta.updated]);
-  if (meta.confidence) rows.push(['confidence', <span className={`conf conf-${meta.confidence}`}>{meta.confidence}</span>]);
-  if (meta.tags.length) rows.push(['tags', meta.tags.map((t) => <span key={t} className="badge" style={{ marginRight: 4 }}>{t}</span>)]);
+  if (meta.confidence)
+    rows.push(['confidence', <span className={`conf conf-${meta.confidence}`}>{meta.confidence}</span>]);
+  if (meta.tags.length)
+    rows.push([
+      'tags',
+      meta.tags.map((t) => (
+        <span key={t} className="badge" style={{ marginRight: 4 }}>
+          {t}
+        </span>
+      )),
+    ]);
   if (meta.sources.length) rows.push(['sources', meta.sources.join(', ')]);
   if (meta.related.length)
     rows.push([

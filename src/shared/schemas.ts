@@ -18,6 +18,15 @@ export const sessionKind = z.enum(SESSION_KINDS);
 export const messageRole = z.enum(MESSAGE_ROLES);
 export const epochMs = z.number().int();
 
+/**
+ * A time given by a caller (history imports): epoch milliseconds or an ISO-8601 date-time with
+ * its offset. Handlers refuse one in the future against their clock.
+ */
+export const pastTime = z.union([
+  z.number().int().min(0),
+  z.iso.datetime({ offset: true }).transform((iso) => Date.parse(iso)),
+]);
+
 export const sessionRecord = z.object({
   id: z.string(),
   kind: sessionKind,

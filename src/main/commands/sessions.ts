@@ -2,7 +2,7 @@ import type { Handlers } from './types';
 import { sessionCommands } from '../../shared/commands/sessions';
 import { writeTx } from '../store/db';
 import { getSession, insertSession, listSessions } from '../store/sessions';
-import { appendMessage, listMessages } from '../store/messages';
+import { appendMessage, lastMessageOf, listMessages } from '../store/messages';
 import { decodeCursor } from '../store/fact-queries';
 import { forgetSession } from '../memory/forget';
 import { normalizeWorkspacePath } from '../memory/workspace-path';
@@ -13,9 +13,16 @@ import type { SessionRecord } from '../../shared/schemas';
 const countMessages = (engine: Parameters<Handlers<typeof sessionCommands>['sessions.get']>[0], id: string) =>
   (engine.db.prepare('SELECT count(*) AS n FROM session_messages WHERE session_id = ?').get(id) as { n: number }).n;
 
+/** A caller-given time (history imports), refused when it lies in the future; now when absent. */
+function notInFuture(at: number | undefined, now: number): number {
+  if (at === undefined) return now;
+  if (at > now) throw invalid('createdAt', 'must not be in the future');
+  return at;
+}
+
 export const sessionHandlers: Handlers<typeof sessionCommands> = {
   'sessions.create': (engine, input) => {
-    const now = engine.clock.now();
+    const now = notInFuture(input.createdAt, engine.clock.now());
     const workspace = input.workspace === undefined ? null : normalizeWorkspacePath(input.workspace);
     return writeTx(engine.db, () => {
       const id = input.id ?? newId();
@@ -25,7 +32,8 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
       if (input.kind === 'top-level') {
         if (input.parentSessionId) throw invalid('parentSessionId', 'a top-level session has no parent');
       } else {
-        if (!input.parentSessionId) throw invalid('parentSessionId', `a ${input.kind} session needs its parent session`);
+        if (!input.parentSessionId)
+          throw invalid('parentSessionId', `a ${input.kind} session needs its parent session`);
         const parent = getSession(engine.db, input.parentSessionId);
         if (!parent) throw notFound('session', input.parentSessionId, 'parentSessionId');
         // A team member or side chat lives in its parent's context; a different one is a mistake.
@@ -109,12 +117,22 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
       const session = getSession(engine.db, input.sessionId);
       if (!session) throw notFound('session', input.sessionId, 'sessionId');
       topLevel = session.kind === 'top-level';
-      return appendMessage(engine.db, { id: newId(), ...input }, engine.clock.now());
+      const at = notInFuture(input.createdAt, engine.clock.now());
+      if (input.createdAt !== undefined && at < (lastMessageOf(engine.db, session.id)?.created_at ?? -Infinity)) {
+        throw invalid('createdAt', "is earlier than the session's last message");
+      }
+      return appendMessage(engine.db, { id: newId(), ...input }, at);
     });
     // A completed lead response drives the extraction cadence, from this door as from turns.
-    const completed = message.role === 'assistant' && !message.toolCallRound && !message.hidden &&
-      !message.sideChatContext && !message.systemGenerated && message.content.trim().length > 0;
-    if (topLevel && completed) engine.events.emit('response-completed', { sessionId: message.sessionId, messageId: message.id });
+    const completed =
+      message.role === 'assistant' &&
+      !message.toolCallRound &&
+      !message.hidden &&
+      !message.sideChatContext &&
+      !message.systemGenerated &&
+      message.content.trim().length > 0;
+    if (topLevel && completed)
+      engine.events.emit('response-completed', { sessionId: message.sessionId, messageId: message.id });
     return message;
   },
 

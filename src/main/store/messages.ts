@@ -35,14 +35,20 @@ export const toMessage = (r: MessageRow): MessageRecord => ({
 export type NewMessage = Pick<MessageRecord, 'id' | 'sessionId' | 'role' | 'content'> &
   Partial<Pick<MessageRecord, 'hidden' | 'sideChatContext' | 'toolCallRound' | 'systemGenerated' | 'isSummary'>>;
 
+/** The session's newest message's seq and time, or undefined for an empty session. */
+export function lastMessageOf(db: Db, sessionId: string): { seq: number; created_at: number } | undefined {
+  return db
+    .prepare('SELECT seq, created_at FROM session_messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1')
+    .get(sessionId) as { seq: number; created_at: number } | undefined;
+}
+
 /**
  * Appends a message at the next seq. created_at is strictly increasing within a session (at
- * least one ms after the previous message) so watermarks compared by time never tie.
+ * least one ms after the previous message) so watermarks compared by time never tie. `at` is
+ * the message's time: now, or its real time when loaded from history.
  */
-export function appendMessage(db: Db, m: NewMessage, now: number): MessageRecord {
-  const last = db
-    .prepare('SELECT seq, created_at FROM session_messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1')
-    .get(m.sessionId) as { seq: number; created_at: number } | undefined;
+export function appendMessage(db: Db, m: NewMessage, at: number): MessageRecord {
+  const last = lastMessageOf(db, m.sessionId);
   const row: MessageRow = {
     id: m.id,
     session_id: m.sessionId,
@@ -55,7 +61,7 @@ export function appendMessage(db: Db, m: NewMessage, now: number): MessageRecord
     system_generated: m.systemGenerated ? 1 : 0,
     is_summary: m.isSummary ? 1 : 0,
     compacted: 0,
-    created_at: Math.max(now, (last?.created_at ?? -Infinity) + 1),
+    created_at: Math.max(at, (last?.created_at ?? -Infinity) + 1),
   };
   db.prepare(
     `INSERT INTO session_messages (id, session_id, seq, role, content, hidden, side_chat_context, tool_call_round,

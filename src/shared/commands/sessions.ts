@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
-import { id, messageRecord, messageRole, sessionKind, sessionRecord } from '../schemas';
+import { id, messageRecord, messageRole, pastTime, sessionKind, sessionRecord } from '../schemas';
 
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
 
@@ -19,6 +19,8 @@ export const sessionCommands = {
         folderId: id.optional(),
         title: z.string().trim().max(500).optional(),
         agentName: z.string().trim().max(100).optional(),
+        /** When the conversation really started, for sessions loaded from history; default now. */
+        createdAt: pastTime.optional(),
       })
       .strict(),
     output: sessionRecord,
@@ -87,6 +89,11 @@ export const sessionCommands = {
         sideChatContext: z.boolean().default(false),
         toolCallRound: z.boolean().default(false),
         systemGenerated: z.boolean().default(false),
+        /**
+         * When the message was really written, for conversations loaded from history; default now.
+         * Never in the future, never before the session's previous message.
+         */
+        createdAt: pastTime.optional(),
       })
       .strict()
       .refine((m) => !m.toolCallRound || m.role === 'assistant', {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +71,28 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
     }
     // A tool whose command has not landed is left out rather than offered broken.
     expect(names.every((n) => AGENT_TOOLS.some((t) => t.name === n))).toBe(true);
+  });
+
+  it('describes every property of every tool input, nested ones included', async () => {
+    const { tools } = await mcp.client.listTools();
+    const undescribed: string[] = [];
+    const walk = (schema: any, at: string) => {
+      for (const [key, property] of Object.entries<any>(schema?.properties ?? {})) {
+        if (typeof property.description !== 'string' || property.description.trim() === '') {
+          undescribed.push(`${at}.${key}`);
+        }
+        walk(property, `${at}.${key}`);
+        walk(property.items, `${at}.${key}[]`);
+      }
+    };
+    for (const tool of tools) walk(tool.inputSchema, tool.name);
+    expect(tools.length).toBeGreaterThan(10);
+    expect(undescribed).toEqual([]);
+  });
+
+  it('reports the package version as its server version', () => {
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+    expect(mcp.client.getServerVersion()).toMatchObject({ name: 'evoflux-memory', version: pkg.version });
   });
 
   it('confines listing and forgetting to the calling session, whatever ids are passed', async () => {

@@ -8,7 +8,14 @@ export const dreamCommands = {
     description:
       'Consolidate pending top-level sessions and daily notes into the wiki. One bounded batch, or with drain every pending item in bounded batches. Reports already_running when another run holds the Dream lock.',
     mutates: true,
-    input: z.object({ drain: z.boolean().default(false) }).strict(),
+    input: z
+      .object({
+        drain: z
+          .boolean()
+          .default(false)
+          .describe('Repeat bounded batches until nothing is pending; otherwise one batch, like a scheduled run.'),
+      })
+      .strict(),
     output: z.object({
       status: z.enum(['completed', 'already_running']),
       sessionsProcessed: z.number().int(),
@@ -45,8 +52,14 @@ export const dreamCommands = {
     mutates: true,
     input: z
       .object({
-        enabled: z.boolean().optional(),
-        schedule: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+        enabled: z.boolean().optional().describe('Run Dream on its schedule (true) or only by hand (false).'),
+        schedule: z
+          .string()
+          .trim()
+          .min(1, 'must not be empty')
+          .max(200)
+          .optional()
+          .describe('A 5-field cron expression in UTC, e.g. "0 2 * * *" (every day at 02:00).'),
       })
       .strict(),
     output: dreamConfig,

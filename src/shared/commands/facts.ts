@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
+import { fieldHelp } from './field-help';
 import { confidence, evidenceRecord, factKind, factRecord, id, scope, scopeRef } from '../schemas';
-import { FACT_TEXT_MAX } from '../domain';
+import { FACT_KINDS, FACT_TEXT_MAX, SCOPES } from '../domain';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency'] as const;
 
@@ -13,14 +14,23 @@ export const factCommands = {
     mutates: false,
     input: z
       .object({
-        scope: scope.optional(),
-        scopeKey: z.string().max(4096).optional(),
-        kind: factKind.optional(),
-        text: z.string().trim().min(1).max(500).optional(),
-        sessionId: id.optional(),
-        sort: z.enum(FACT_SORTS).default('reinforcement'),
-        cursor: z.string().max(500).optional(),
-        limit: z.number().int().min(1).max(500).default(50),
+        scope: scope.optional().describe(`Only facts of this scope: ${SCOPES.join(', ')}.`),
+        scopeKey: z
+          .string()
+          .max(4096)
+          .optional()
+          .describe(
+            'With scope: the key within it, e.g. a project id ("my-app"), a workspace path, a folder id or a session id.',
+          ),
+        kind: factKind.optional().describe(`Only facts of this kind: ${FACT_KINDS.join(', ')}.`),
+        text: z.string().trim().min(1).max(500).optional().describe(fieldHelp.factText),
+        sessionId: id.optional().describe('Only facts this session is evidence for.'),
+        sort: z
+          .enum(FACT_SORTS)
+          .default('reinforcement')
+          .describe(`Order: ${FACT_SORTS.join(', ')} (highest or newest first).`),
+        cursor: z.string().max(500).optional().describe(fieldHelp.cursor),
+        limit: z.number().int().min(1).max(500).default(50).describe('Facts per page, 1 to 500.'),
       })
       .strict(),
     output: z.object({ facts: z.array(factRecord), nextCursor: z.string().nullable() }),
@@ -28,7 +38,7 @@ export const factCommands = {
   'facts.get': defineCommand({
     description: 'One fact with its evidence: every supporting session and the message that established it.',
     mutates: false,
-    input: z.object({ factId: id }).strict(),
+    input: z.object({ factId: id.describe('The fact to show.') }).strict(),
     output: factRecord.extend({ evidence: z.array(evidenceRecord) }),
   }),
   'facts.add': defineCommand({
@@ -37,17 +47,22 @@ export const factCommands = {
     mutates: true,
     input: z
       .object({
-        sessionId: id,
-        messageId: id.optional(),
+        sessionId: id.describe('The session that observed the fact; it becomes the evidence.'),
+        messageId: id.optional().describe("The session's message that states the fact, cited as its evidence."),
         text: z
           .string()
           .transform((t) => t.normalize('NFC').replace(/\s+/gu, ' ').trim())
           .pipe(
             z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`),
+          )
+          .describe(
+            `The fact, one short statement (at most ${FACT_TEXT_MAX} characters), e.g. "We deploy with Docker Compose".`,
           ),
-        kind: factKind.default('fact'),
-        scope: scope.default('session'),
-        confidence: confidence.default('medium'),
+        kind: factKind.default('fact').describe(fieldHelp.kind),
+        scope: scope
+          .default('session')
+          .describe(`${fieldHelp.scope} Coerced to one the session may write; user only for preference and profile.`),
+        confidence: confidence.default('medium').describe(fieldHelp.confidence),
       })
       .strict(),
     output: z.object({
@@ -60,13 +75,18 @@ export const factCommands = {
   'facts.delete': defineCommand({
     description: 'Forget one fact and its evidence. With dryRun, only report.',
     mutates: true,
-    input: z.object({ factId: id, dryRun: z.boolean().default(false) }).strict(),
+    input: z
+      .object({
+        factId: id.describe('The fact to forget.'),
+        dryRun: z.boolean().default(false).describe(fieldHelp.dryRun),
+      })
+      .strict(),
     output: z.object({ dryRun: z.boolean(), fact: forgottenFact, evidenceRemoved: z.number().int() }),
   }),
   'scopes.resolve': defineCommand({
     description: 'The scopes a session sees (most specific first) and where its writes land.',
     mutates: false,
-    input: z.object({ sessionId: id }).strict(),
+    input: z.object({ sessionId: id.describe('The session whose scopes to show.') }).strict(),
     output: z.object({
       sessionId: z.string(),
       ownerSessionId: z.string(),

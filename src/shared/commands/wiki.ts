@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCommand } from './define';
 
 const pagePath = z.string().max(1000);
+const PATH_EXAMPLE = 'relative to the wiki, e.g. "topics/sqlite.md" or "USER.md"';
 const confidenceOrNull = z.enum(['low', 'medium', 'high']).nullable();
 
 export const treeEntry = z.object({
@@ -35,7 +36,11 @@ export const wikiCommands = {
     description:
       "The wiki by section (system, notes, imports, topics, entities, sources, comparisons) with each page's front matter. unprocessedOnly keeps only the notes Dream has not consumed yet.",
     mutates: false,
-    input: z.object({ unprocessedOnly: z.boolean().default(false) }).strict(),
+    input: z
+      .object({
+        unprocessedOnly: z.boolean().default(false).describe('List only the daily notes Dream has not consumed yet.'),
+      })
+      .strict(),
     output: z.object({
       system: z.array(treeEntry),
       notes: z.array(treeEntry),
@@ -49,7 +54,7 @@ export const wikiCommands = {
   'wiki.read': defineCommand({
     description: 'One wiki page: its raw content and front matter. Paths are relative, e.g. topics/sqlite.md.',
     mutates: false,
-    input: z.object({ path: pagePath }).strict(),
+    input: z.object({ path: pagePath.describe(`The page to read, ${PATH_EXAMPLE}.`) }).strict(),
     output: z.object({
       path: z.string(),
       content: z.string(),
@@ -61,7 +66,13 @@ export const wikiCommands = {
     description: 'Create or replace a wiki page atomically. notes/ (Dream input) and LOG.md (append-only) are refused.',
     mutates: true,
     input: z
-      .object({ path: pagePath, content: z.string().max(1_000_000, 'must be at most 1,000,000 characters') })
+      .object({
+        path: pagePath.describe(`The page to write, ${PATH_EXAMPLE}; not notes/ or LOG.md.`),
+        content: z
+          .string()
+          .max(1_000_000, 'must be at most 1,000,000 characters')
+          .describe('The whole page, Markdown with optional YAML front matter.'),
+      })
       .strict(),
     output: z.object({ path: z.string(), created: z.boolean() }),
   }),
@@ -69,14 +80,21 @@ export const wikiCommands = {
     description:
       'Delete a wiki page. USER.md, INDEX.md and LOG.md are protected (overwrite them instead); notes/ is read-only.',
     mutates: true,
-    input: z.object({ path: pagePath }).strict(),
+    input: z.object({ path: pagePath.describe(`The page to delete, ${PATH_EXAMPLE}.`) }).strict(),
     output: z.object({ path: z.string() }),
   }),
   'wiki.notes.append': defineCommand({
     description:
       "Append a timestamped entry to today's daily note (notes/YYYY-MM-DD.md, UTC); Dream consumes it later.",
     mutates: true,
-    input: z.object({ content: z.string().max(100_000, 'must be at most 100,000 characters') }).strict(),
+    input: z
+      .object({
+        content: z
+          .string()
+          .max(100_000, 'must be at most 100,000 characters')
+          .describe('The entry, e.g. "Billing moves to Postgres 16 next sprint".'),
+      })
+      .strict(),
     output: z.object({ path: z.string() }),
   }),
   'wiki.lint': defineCommand({
@@ -90,7 +108,17 @@ export const wikiCommands = {
     description:
       'Write every semantic fact as Markdown, one page per scope, plus INDEX.md. dir defaults to <home>/wiki-export.',
     mutates: true,
-    input: z.object({ dir: z.string().trim().min(1).max(4096).optional() }).strict(),
+    input: z
+      .object({
+        dir: z
+          .string()
+          .trim()
+          .min(1)
+          .max(4096)
+          .optional()
+          .describe('Folder to write into, e.g. "/tmp/memory-export"; default <home>/wiki-export.'),
+      })
+      .strict(),
     output: z.object({
       dir: z.string(),
       facts: z.number().int(),

@@ -1,100 +1,146 @@
-import { parseArgs } from 'node:util';
+import { CommanderError } from 'commander';
 import { openEngine, type Engine } from './engine';
 import { resolveHome } from './home';
-import { cliCommands } from './cli/index';
-import type { CliCommand, CliContext } from './cli/framework';
+import { BIN, FlagError, buildProgram, ensureOptions, ensureTree, type Invocation } from './cli/program';
+import type { CliResult } from './cli/framework';
+import { extractGlobals, type Globals } from './cli/globals';
+import { humanMessage, jsonError, type CliFailure } from './cli/errors';
+import { progressLine, type ProgressLine } from './cli/progress';
 import { CommandError, isCommandError } from '../shared/errors';
-
-const BIN = 'evoflux-memory';
-
-function helpText(): string {
-  const lines = cliCommands.map((c) => `  ${c.path.join(' ').padEnd(18)} ${c.summary}\n  ${' '.repeat(18)} ${c.usage}`);
-  return [
-    `Usage: ${BIN} <command> [options] [--home DIR] [--json]`,
-    '',
-    'Commands:',
-    ...lines,
-    '',
-    `The data home is --home, else EVOFLUX_HOME, else the platform's app data folder.`,
-  ].join('\n');
-}
-
-function findCommand(args: string[]): { command: CliCommand; rest: string[] } | null {
-  let best: CliCommand | null = null;
-  for (const c of cliCommands) {
-    if (c.path.every((p, i) => args[i] === p) && (!best || c.path.length > best.path.length)) best = c;
-  }
-  return best ? { command: best, rest: args.slice(best.path.length) } : null;
-}
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /**
+   * Raw writes for the progress line of long jobs; given only when stderr is a terminal, so
+   * nothing but results and errors reach a pipe or a file.
+   */
+  progress?(chunk: string): void;
 }
 
 const defaultIo: CliIo = {
   out: (t) => process.stdout.write(t + '\n'),
   err: (t) => process.stderr.write(t + '\n'),
+  progress: process.stderr.isTTY ? (chunk) => process.stderr.write(chunk) : undefined,
 };
+
+/** Exit codes: usage errors (no or unknown command) 2, help and version 0, anything else 1. */
+function exitCodeOf(e: CommanderError): number {
+  if (e.exitCode === 0) return 0;
+  return e.code === 'commander.unknownCommand' || e.code === 'commander.help' ? 2 : 1;
+}
+
+/** Commander's own message on one line, without its "error: " prefix. */
+const commanderMessage = (e: CommanderError) =>
+  e.message
+    .replace(/^error: /, '')
+    .replace(/^./, (c) => c.toUpperCase())
+    .replace(/\s*\n\s*/g, ' ');
+
+function failureOf(e: unknown): CliFailure {
+  if (e instanceof FlagError) return { error: e.error, flag: e.flag };
+  if (isCommandError(e)) return { error: e, flag: e.field === 'home' ? '--home' : undefined };
+  return { error: new CommandError('internal', (e as Error)?.message ?? String(e)) };
+}
+
+/** Help is built in full only when asked for: a run adds only its own command's options. */
+const wantsHelp = (rest: string[]) =>
+  rest.length === 0 || rest[0] === 'help' || rest.some((a) => a === '--help' || a === '-h');
 
 /**
  * Runs one CLI invocation and returns the exit code: 0 ok, 1 the command failed (bad input,
- * unknown id), 2 usage error. A failure prints one line on stderr (JSON with --json).
+ * unknown id), 2 usage error (no command, an unknown one). A failure prints one line on stderr
+ * (JSON with --json) naming the flag at fault.
  */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    io.out(helpText());
-    return argv.length === 0 ? 2 : 0;
-  }
-  const found = findCommand(argv);
-  if (!found) {
-    const firstOption = argv.findIndex((a) => a.startsWith('-'));
-    const words = argv.slice(0, firstOption === -1 ? argv.length : firstOption).slice(0, 2);
-    io.err(`${BIN}: unknown command "${words.join(' ')}" (see ${BIN} --help)`);
-    return 2;
-  }
-  const { command, rest } = found;
-  let json = rest.includes('--json');
-  let engine: Engine | null = null;
+  const run = new Run(io, argv.includes('--json'));
   try {
-    const parsed = parseArgs({
-      args: rest,
-      options: { ...command.options, home: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-    });
-    json = parsed.values.json === true;
-    if (parsed.values.help) {
-      io.out(`Usage: ${BIN} ${command.path.join(' ')} ${command.usage}\n  ${command.summary}`);
-      return 0;
+    const program = buildProgram(run);
+    run.globals = extractGlobals(program, argv, ensureOptions);
+    const rest = run.globals.rest;
+    if (wantsHelp(rest)) ensureTree(program);
+    if (rest.length === 0) {
+      io.out(program.helpInformation().replace(/\n$/, ''));
+      return 2;
     }
-    const home = resolveHome(parsed.values.home as string | undefined, io.env ?? process.env);
-    const ctx: CliContext = {
-      home,
-      json,
-      out: io.out,
-      err: io.err,
-      signal: io.signal ?? new AbortController().signal,
-      engine: () => (engine ??= openEngine({ home })),
-    };
-    const result = await command.run(ctx, parsed.values, parsed.positionals);
-    if (result) io.out(json ? JSON.stringify(result.data, null, 2) : result.text);
+    await program.parseAsync(rest, { from: 'user' });
+    if (run.result) io.out(run.json ? JSON.stringify(run.result.data, null, 2) : run.result.text);
     return 0;
   } catch (e) {
-    const error = isCommandError(e)
-      ? e
-      : e instanceof TypeError && (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')
-        ? new CommandError('invalid_input', e.message.split('\n')[0]!)
-        : new CommandError('internal', (e as Error).message ?? String(e));
-    io.err(json ? JSON.stringify({ error: error.toJSON() }) : `${BIN}: ${error.message}`);
-    if (error.code === 'internal' && process.env.EVOFLUX_DEBUG) io.err(String((e as Error).stack));
-    return 1;
+    return run.fail(e);
   } finally {
-    await (engine as Engine | null)?.close();
+    await run.close();
   }
 }
+
+/** One invocation: its global options, its engine (opened on first use) and its progress line. */
+class Run implements Invocation {
+  globals: Globals;
+  result: CliResult | null = null;
+  readonly signal: AbortSignal;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  private opened: Engine | null = null;
+  private readonly progress: ProgressLine | null;
+
+  constructor(
+    private readonly io: CliIo,
+    json: boolean,
+  ) {
+    this.globals = { json, rest: [], path: [] };
+    this.signal = io.signal ?? new AbortController().signal;
+    this.out = io.out;
+    this.err = io.err;
+    this.progress = io.progress ? progressLine(io.progress) : null;
+  }
+
+  get home(): string {
+    return resolveHome(this.globals.home, this.io.env ?? process.env);
+  }
+
+  get json(): boolean {
+    return this.globals.json;
+  }
+
+  engine(): Engine {
+    if (this.opened) return this.opened;
+    const engine = (this.opened = openEngine({ home: this.home }));
+    const progress = this.json ? null : this.progress;
+    if (progress) engine.events.on('progress', (p) => progress.update(p));
+    return engine;
+  }
+
+  /** Prints the failure (JSON with --json) and returns the exit code. */
+  fail(e: unknown): number {
+    if (e instanceof CommanderError) {
+      const code = exitCodeOf(e);
+      if (code !== 0 && e.code !== 'commander.help') this.report(invalidUsage(e, this.globals));
+      return code;
+    }
+    const failure = failureOf(e);
+    this.report(failure);
+    if (failure.error.code === 'internal' && process.env.EVOFLUX_DEBUG) this.err(String((e as Error).stack));
+    return 1;
+  }
+
+  private report(failure: CliFailure): void {
+    this.err(this.json ? jsonError(failure) : `${BIN}: ${humanMessage(failure)}`);
+  }
+
+  async close(): Promise<void> {
+    await this.opened?.close();
+    this.progress?.end();
+  }
+}
+
+const invalidUsage = (e: CommanderError, globals: Globals): CliFailure => ({
+  error: new CommandError(
+    'invalid_input',
+    `${commanderMessage(e)} (see ${[BIN, ...globals.path.map((c) => c.name()), '--help'].join(' ')})`,
+  ),
+});
 
 if (require.main === module) {
   main(process.argv.slice(2)).then((code) => (process.exitCode = code));

@@ -10,6 +10,17 @@ export interface EngineEvents {
   'facts-changed': { sessionIds: string[] };
   /** Sessions were forgotten. */
   'sessions-forgotten': { sessionIds: string[] };
+  /** A long job moved on (the CLI shows it on a terminal). */
+  progress: JobProgress;
+}
+
+export interface JobProgress {
+  /** What is running, e.g. "legacy import". */
+  job: string;
+  /** What done and total count, e.g. "sessions". */
+  unit: string;
+  done: number;
+  total: number;
 }
 
 type Listener<K extends keyof EngineEvents> = (payload: EngineEvents[K]) => void;

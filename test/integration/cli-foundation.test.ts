@@ -60,10 +60,10 @@ describe('CLI: sessions, messages, facts, forget', () => {
     const cases: [string[], RegExp][] = [
       [['sessions', 'show', '--session', 'nope'], /session not found: nope/],
       [['facts', 'add', '--session', 'nope', 'text'], /session not found: nope/],
-      [['facts', 'list', '--scope', 'planet'], /^evoflux-memory: scope: /],
+      [['facts', 'list', '--scope', 'planet'], /^evoflux-memory: --scope: /],
       [['sessions', 'add', '--workspace', 'not/absolute'], /workspace: must be an absolute path/],
-      [['facts', 'list', '--limit', 'ten'], /limit: --limit must be a whole number/],
-      [['facts', 'show'], /factId: --fact is required/],
+      [['facts', 'list', '--limit', 'ten'], /^evoflux-memory: --limit: .*expected number/],
+      [['facts', 'show'], /^evoflux-memory: --fact-id: is required/],
       [['sessions', 'add', '--frobnicate'], /Unknown option '--frobnicate'/],
     ];
     for (const [args, pattern] of cases) {
@@ -75,12 +75,12 @@ describe('CLI: sessions, messages, facts, forget', () => {
     }
     const bad = cli('facts', 'show', '--fact', 'x', '--json');
     expect(JSON.parse(bad.stderr)).toEqual({
-      error: { code: 'not_found', message: 'fact not found: x', field: 'factId' },
+      error: { code: 'not_found', message: 'fact not found: x', field: 'factId', flag: '--fact' },
     });
     expect(cli('facts', 'list', '--json').json().facts.length).toBe(before);
     const unknown = cli('flarp');
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown command "flarp"/);
+    expect(unknown.stderr).toMatch(/Unknown command 'flarp'/);
   });
 
   it('honours EVOFLUX_HOME when --home is absent', () => {

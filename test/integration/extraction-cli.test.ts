@@ -62,7 +62,7 @@ describe('extract CLI', () => {
   it('bad input names the field and changes nothing', () => {
     const missing = cli('extract', 'run');
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/sessionId: --session is required/);
+    expect(missing.stderr).toMatch(/--session-id: is required/);
     const unknown = cli('extract', 'run', '--session', 'nope', '--json');
     expect(unknown.status).toBe(1);
     expect(JSON.parse(unknown.stderr).error).toMatchObject({ code: 'not_found', field: 'sessionId' });

@@ -1,17 +1,13 @@
-import type { ParseArgsConfig } from 'node:util';
+import type { Option } from 'commander';
 import type { Engine } from '../engine';
-import { dispatch } from '../commands/dispatch';
 import type { CommandName, Contract, OutputOf } from '../../shared/contract';
-import { invalid } from '../../shared/errors';
-
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
-export type Values = Record<string, string | boolean | string[] | undefined>;
 
 export interface CliContext {
-  /** Opens the engine on first use so `--help` never touches the database. */
+  /** Opens the engine on first use so `--help` and usage errors never touch a data home. */
   engine(): Engine;
-  home: string;
-  json: boolean;
+  /** The data home: --home, else EVOFLUX_HOME, else the platform's app data folder. */
+  readonly home: string;
+  readonly json: boolean;
   out(text: string): void;
   err(text: string): void;
   /** Commands that keep running (serve, mcp) resolve only when asked to stop. */
@@ -19,56 +15,36 @@ export interface CliContext {
 }
 
 export interface CliResult {
+  /** Printed as JSON with --json. */
   data: unknown;
   text: string;
 }
 
-export interface CliCommand {
+/**
+ * How the CLI shows one contract command's output to a person (with --json the output itself is
+ * printed). A command without a view is printed as YAML.
+ */
+export interface CliView<N extends CommandName> {
+  text?(output: OutputOf<Contract[N]>): string;
+  /** Turns an output that reports a failure into an error (exit 1), e.g. a failed extraction run. */
+  check?(output: OutputOf<Contract[N]>): void;
+}
+
+export type CliViews = { [N in CommandName]?: CliView<N> };
+
+/** A command of the CLI that is not a contract command (serve, mcp) or combines several (sessions show). */
+export interface DoorCommand {
   path: string[];
   summary: string;
-  /** Shown after the command path in help, e.g. `--session S [--dry-run]`. */
-  usage: string;
-  options?: OptionSpec;
-  run(ctx: CliContext, values: Values, positionals: string[]): Promise<CliResult | null> | CliResult | null;
-}
-
-/** Runs one contract command through the same dispatcher every other door uses. */
-export async function call<N extends CommandName>(
-  ctx: CliContext,
-  name: N,
-  input: Record<string, unknown>,
-): Promise<OutputOf<Contract[N]>> {
-  const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  return dispatch(ctx.engine(), name, clean) as Promise<OutputOf<Contract[N]>>;
-}
-
-export function str(values: Values, name: string): string | undefined {
-  const v = values[name];
-  return typeof v === 'string' ? v : undefined;
-}
-
-export function requireStr(values: Values, name: string, field = name): string {
-  const v = str(values, name);
-  if (v === undefined || v.trim() === '') throw invalid(field, `--${name} is required`);
-  return v;
-}
-
-export function int(values: Values, name: string, field = name): number | undefined {
-  const v = str(values, name);
-  if (v === undefined) return undefined;
-  if (!/^-?\d+$/.test(v.trim())) throw invalid(field, `--${name} must be a whole number (got "${v}")`);
-  return Number(v);
-}
-
-export function flag(values: Values, name: string): boolean | undefined {
-  return values[name] === true ? true : undefined;
-}
-
-/** The text after the options, joined: `recall --session S some words`. */
-export function textArg(positionals: string[], field: string): string {
-  const text = positionals.join(' ').trim();
-  if (!text) throw invalid(field, 'text is required');
-  return text;
+  /** Contract fields it takes, offered as the same generated flags as the commands they come from. */
+  fields?: { command: CommandName; field: string }[];
+  /** Options of its own. */
+  options?(): Option[];
+  run(
+    ctx: CliContext,
+    input: Record<string, unknown>,
+    options: Record<string, unknown>,
+  ): Promise<CliResult | null> | CliResult | null;
 }
 
 export const fmtTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z';

@@ -1,21 +1,22 @@
-import type { CliCommand } from './framework';
-import { sessionCli } from './sessions';
-import { factCli } from './facts';
-import { extractionCli } from './extraction';
-import { mcpCli } from './mcp';
-import { serveCli } from './serve';
-import { recallCli } from './recall';
-import { wikiCli } from './wiki';
-import { dreamCli } from './dream';
+import type { CliViews, DoorCommand } from './framework';
+import { sessionViews, sessionsShow } from './sessions';
+import { factViews } from './facts';
+import { extractionViews } from './extraction';
+import { mcpCommand } from './mcp';
+import { serveCommand } from './serve';
+import { recallViews } from './recall';
+import { wikiViews } from './wiki';
+import { dreamViews } from './dream';
 
-/** Every CLI command; each area keeps its own list. */
-export const cliCommands: CliCommand[] = [
-  ...sessionCli,
-  ...factCli,
-  ...extractionCli,
-  ...mcpCli,
-  ...serveCli,
-  ...recallCli,
-  ...wikiCli,
-  ...dreamCli,
-];
+/** How each contract command's output reads for a person; each area keeps its own. */
+export const views: CliViews = {
+  ...sessionViews,
+  ...factViews,
+  ...extractionViews,
+  ...recallViews,
+  ...wikiViews,
+  ...dreamViews,
+};
+
+/** CLI commands that are not one contract command. */
+export const doorCommands: DoorCommand[] = [sessionsShow, serveCommand, mcpCommand];

@@ -1,4 +1,5 @@
-import type { CliCommand } from './framework';
+import { Option } from 'commander';
+import type { DoorCommand } from './framework';
 import { serveMcp } from '../api/mcp';
 import { startLongLivedServices } from '../api/long-lived';
 
@@ -13,33 +14,30 @@ function logsToStderr(): () => void {
   return () => Object.assign(console, saved);
 }
 
-export const mcpCli: CliCommand[] = [
-  {
-    path: ['mcp'],
-    summary: 'serve the agent tools over MCP on stdio (for a local agent companion)',
-    usage: '[--schedule]  (--schedule also runs the Dream schedule in this process)',
-    options: { schedule: { type: 'boolean' } },
-    run: async (ctx, v) => {
-      const restore = logsToStderr();
-      const stopped = new AbortController();
-      const onSignal = () => stopped.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      ctx.signal.addEventListener('abort', onSignal, { once: true });
-      const engine = ctx.engine();
-      // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
-      const stopServices = v.schedule === true ? startLongLivedServices(engine) : async () => {};
-      try {
-        await serveMcp(engine, { signal: stopped.signal, log: ctx.err });
-      } finally {
-        await stopServices();
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        restore();
-        // A paused stdin would keep the process alive after the engine has closed.
-        process.stdin.destroy();
-      }
-      return null;
-    },
+export const mcpCommand: DoorCommand = {
+  path: ['mcp'],
+  summary: 'Serve the agent tools over MCP on stdio (for a local agent companion).',
+  options: () => [new Option('--schedule', 'Also run the Dream schedule in this process.')],
+  run: async (ctx, _input, options) => {
+    const restore = logsToStderr();
+    const stopped = new AbortController();
+    const onSignal = () => stopped.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    ctx.signal.addEventListener('abort', onSignal, { once: true });
+    const engine = ctx.engine();
+    // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
+    const stopServices = options.schedule === true ? startLongLivedServices(engine) : async () => {};
+    try {
+      await serveMcp(engine, { signal: stopped.signal, log: ctx.err });
+    } finally {
+      await stopServices();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      restore();
+      // A paused stdin would keep the process alive after the engine has closed.
+      process.stdin.destroy();
+    }
+    return null;
   },
-];
+};

@@ -1,4 +1,5 @@
-import { int, type CliCommand } from './framework';
+import { Option } from 'commander';
+import type { DoorCommand } from './framework';
 import { DEFAULT_HTTP_PORT, startHttpServer } from '../api/http';
 import { startLongLivedServices } from '../api/long-lived';
 import { invalid } from '../../shared/errors';
@@ -22,41 +23,49 @@ function untilStopped(signal: AbortSignal): Promise<string> {
   });
 }
 
-export const serveCli: CliCommand[] = [
-  {
-    path: ['serve'],
-    summary: 'headless mode: the HTTP JSON API and the desktop window in a browser, on 127.0.0.1',
-    usage: `[--port N (default ${DEFAULT_HTTP_PORT}; 0 = any free port)]`,
-    options: { port: { type: 'string' } },
-    run: async (ctx, v) => {
-      const port = int(v, 'port') ?? DEFAULT_HTTP_PORT;
-      if (port < 0 || port > 65_535) throw invalid('port', 'must be between 0 and 65535');
-      const engine = ctx.engine();
-      const server = await startHttpServer({ engine, port });
-      const stopServices = startLongLivedServices(engine);
-      const info = {
-        url: server.url,
-        browserUrl: server.browserUrl,
-        port: server.port,
-        home: ctx.home,
-        tokenFile: engine.paths.httpToken,
-      };
-      ctx.out(
-        ctx.json
-          ? JSON.stringify(info)
-          : [
-              `EvoFlux Memory is serving ${ctx.home}`,
-              `  open:  ${server.browserUrl}`,
-              `  API:   POST ${server.url}/api/commands/<name>  (Authorization: Bearer $(cat ${engine.paths.httpToken}))`,
-              '  stop:  Ctrl+C',
-            ].join('\n'),
-      );
-      const why = await untilStopped(ctx.signal);
-      if (!ctx.json) ctx.err(`evoflux-memory: ${why}, shutting down`);
-      await stopServices();
-      await server.close();
-      // The CLI closes the engine after run() returns, draining background work first.
-      return null;
-    },
+const portText = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The HTTP port: a whole number from 0 (any free port) to 65535. */
+function portFrom(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_HTTP_PORT;
+  const port = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isInteger(port) || port > 65_535) {
+    throw invalid('port', `must be a whole number from 0 to 65535 (got "${text}")`);
+  }
+  return port;
+}
+
+export const serveCommand: DoorCommand = {
+  path: ['serve'],
+  summary: 'Headless mode: the HTTP JSON API and the desktop window in a browser, on 127.0.0.1.',
+  options: () => [new Option('--port <n>', `TCP port (default ${DEFAULT_HTTP_PORT}; 0 = any free port)`)],
+  run: async (ctx, _input, options) => {
+    const port = portFrom(portText(options.port));
+    const engine = ctx.engine();
+    const server = await startHttpServer({ engine, port });
+    const stopServices = startLongLivedServices(engine);
+    const info = {
+      url: server.url,
+      browserUrl: server.browserUrl,
+      port: server.port,
+      home: ctx.home,
+      tokenFile: engine.paths.httpToken,
+    };
+    ctx.out(
+      ctx.json
+        ? JSON.stringify(info)
+        : [
+            `EvoFlux Memory is serving ${ctx.home}`,
+            `  open:  ${server.browserUrl}`,
+            `  API:   POST ${server.url}/api/commands/<name>  (Authorization: Bearer $(cat ${engine.paths.httpToken}))`,
+            '  stop:  Ctrl+C',
+          ].join('\n'),
+    );
+    const why = await untilStopped(ctx.signal);
+    if (!ctx.json) ctx.err(`evoflux-memory: ${why}, shutting down`);
+    await stopServices();
+    await server.close();
+    // The CLI closes the engine after run() returns, draining background work first.
+    return null;
   },
-];
+};

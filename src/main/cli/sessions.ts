@@ -1,5 +1,7 @@
-import { call, flag, fmtTime, int, requireStr, str, table, textArg, type CliCommand } from './framework';
-import type { SessionRecord } from '../../shared/schemas';
+import { dispatch } from '../commands/dispatch';
+import { fmtTime, table, type CliViews, type DoorCommand } from './framework';
+import type { Contract, OutputOf } from '../../shared/contract';
+import type { MessageRecord, SessionRecord } from '../../shared/schemas';
 
 const describeSession = (s: SessionRecord) =>
   [
@@ -13,147 +15,78 @@ const describeSession = (s: SessionRecord) =>
     .filter(Boolean)
     .join('\n');
 
-export const sessionCli: CliCommand[] = [
-  {
-    path: ['sessions', 'add'],
-    summary: 'create a session',
-    usage:
-      '[--kind top-level|team-member|side-chat] [--parent ID] [--project ID] [--workspace PATH] [--folder ID] [--title T] [--agent NAME] [--id ID]',
-    options: {
-      kind: { type: 'string' },
-      parent: { type: 'string' },
-      project: { type: 'string' },
-      workspace: { type: 'string' },
-      folder: { type: 'string' },
-      title: { type: 'string' },
-      agent: { type: 'string' },
-      id: { type: 'string' },
-    },
-    run: async (ctx, v) => {
-      const s = await call(ctx, 'sessions.create', {
-        id: str(v, 'id'),
-        kind: str(v, 'kind'),
-        parentSessionId: str(v, 'parent'),
-        projectId: str(v, 'project'),
-        workspace: str(v, 'workspace'),
-        folderId: str(v, 'folder'),
-        title: str(v, 'title'),
-        agentName: str(v, 'agent'),
-      });
-      return { data: s, text: describeSession(s) };
-    },
-  },
-  {
-    path: ['sessions', 'list'],
-    summary: 'list sessions, newest first',
-    usage: '[--kind K] [--project ID] [--workspace PATH] [--folder ID] [--limit N] [--cursor C]',
-    options: {
-      kind: { type: 'string' },
-      project: { type: 'string' },
-      workspace: { type: 'string' },
-      folder: { type: 'string' },
-      limit: { type: 'string' },
-      cursor: { type: 'string' },
-    },
-    run: async (ctx, v) => {
-      const page = await call(ctx, 'sessions.list', {
-        kind: str(v, 'kind'),
-        projectId: str(v, 'project'),
-        workspace: str(v, 'workspace'),
-        folderId: str(v, 'folder'),
-        limit: int(v, 'limit'),
-        cursor: str(v, 'cursor'),
-      });
+const describeWithCounts = (s: OutputOf<Contract['sessions.get']>) =>
+  [
+    describeSession(s),
+    `  messages:  ${s.messageCount}   facts with evidence: ${s.factCount}`,
+    ...s.children.map((c) => `  child:     ${c.id} (${c.kind})`),
+  ].join('\n');
+
+const transcriptLine = (m: MessageRecord) => {
+  const tags = [
+    m.hidden && 'hidden',
+    m.sideChatContext && 'side-chat-context',
+    m.toolCallRound && 'tool-round',
+    m.isSummary && 'summary',
+    m.compacted && 'compacted',
+  ].filter(Boolean);
+  return `#${m.seq} ${m.role}${tags.length ? ` [${tags.join(', ')}]` : ''}: ${m.content}`;
+};
+
+function forgetReport(r: OutputOf<Contract['sessions.delete']>): string {
+  const verb = r.dryRun ? 'would delete' : 'deleted';
+  const keep = r.dryRun ? 'would keep' : 'kept';
+  return [
+    `${r.dryRun ? 'Dry run: ' : ''}${r.sessionIds.length} session(s), ${r.messagesRemoved} message(s), ${r.evidenceRemoved} evidence row(s)`,
+    `${verb} ${r.deleted.length} fact(s) no other session supports:`,
+    ...r.deleted.map((f) => `  - [${f.scope}] ${f.text}  (${f.id})`),
+    `${keep} ${r.kept.length} fact(s) other sessions still support:`,
+    ...r.kept.map(
+      (f) =>
+        `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}; reinforcement ${f.reinforcementAfter})`,
+    ),
+  ].join('\n');
+}
+
+export const sessionViews: CliViews = {
+  'sessions.create': { text: describeSession },
+  'sessions.list': {
+    text: (page) => {
       const rows = page.sessions.map((s) => [s.id, s.kind, String(s.messageCount), s.projectId ?? '-', s.title ?? '']);
-      const text = page.sessions.length
+      return page.sessions.length
         ? table([['ID', 'KIND', 'MSGS', 'PROJECT', 'TITLE'], ...rows]) +
-          (page.nextCursor ? `\n(more: --cursor ${page.nextCursor})` : '')
+            (page.nextCursor ? `\n(more: --cursor ${page.nextCursor})` : '')
         : 'no sessions';
-      return { data: page, text };
     },
   },
-  {
-    path: ['sessions', 'show'],
-    summary: 'show one session with its transcript',
-    usage: '--session ID [--hidden]',
-    options: { session: { type: 'string' }, hidden: { type: 'boolean' } },
-    run: async (ctx, v) => {
-      const sessionId = requireStr(v, 'session', 'sessionId');
-      const session = await call(ctx, 'sessions.get', { sessionId });
-      const { messages } = await call(ctx, 'messages.list', {
-        sessionId,
-        includeHidden: flag(v, 'hidden'),
-        limit: 1000,
-      });
-      const lines = messages.map((m) => {
-        const tags = [
-          m.hidden && 'hidden',
-          m.sideChatContext && 'side-chat-context',
-          m.toolCallRound && 'tool-round',
-          m.isSummary && 'summary',
-          m.compacted && 'compacted',
-        ].filter(Boolean);
-        return `#${m.seq} ${m.role}${tags.length ? ` [${tags.join(', ')}]` : ''}: ${m.content}`;
-      });
-      const text = [
-        describeSession(session),
-        `  messages:  ${session.messageCount}   facts with evidence: ${session.factCount}`,
-        ...session.children.map((c) => `  child:     ${c.id} (${c.kind})`),
-        '',
-        ...lines,
-      ].join('\n');
-      return { data: { ...session, messages }, text };
-    },
+  'sessions.get': { text: describeWithCounts },
+  'sessions.delete': { text: forgetReport },
+  'messages.add': { text: (m) => `${m.id}  #${m.seq} ${m.role}` },
+  'messages.list': {
+    text: (r) =>
+      [
+        ...r.messages.map(transcriptLine),
+        ...(r.nextAfterSeq !== null ? [`(more: --after-seq ${r.nextAfterSeq})`] : []),
+      ].join('\n') || 'no messages',
   },
-  {
-    path: ['sessions', 'delete'],
-    summary: 'forget a session: its evidence, then facts no other session supports',
-    usage: '--session ID [--dry-run]',
-    options: { session: { type: 'string' }, 'dry-run': { type: 'boolean' } },
-    run: async (ctx, v) => {
-      const r = await call(ctx, 'sessions.delete', {
-        sessionId: requireStr(v, 'session', 'sessionId'),
-        dryRun: flag(v, 'dry-run'),
-      });
-      const verb = r.dryRun ? 'would delete' : 'deleted';
-      const keep = r.dryRun ? 'would keep' : 'kept';
-      const text = [
-        `${r.dryRun ? 'Dry run: ' : ''}${r.sessionIds.length} session(s), ${r.messagesRemoved} message(s), ${r.evidenceRemoved} evidence row(s)`,
-        `${verb} ${r.deleted.length} fact(s) no other session supports:`,
-        ...r.deleted.map((f) => `  - [${f.scope}] ${f.text}  (${f.id})`),
-        `${keep} ${r.kept.length} fact(s) other sessions still support:`,
-        ...r.kept.map(
-          (f) =>
-            `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}; reinforcement ${f.reinforcementAfter})`,
-        ),
-      ].join('\n');
-      return { data: r, text };
-    },
+};
+
+/** `sessions show`: one session with its transcript (sessions.get and messages.list together). */
+export const sessionsShow: DoorCommand = {
+  path: ['sessions', 'show'],
+  summary: 'One session with its counts, children and transcript (sessions get + messages list).',
+  fields: [
+    { command: 'sessions.get', field: 'sessionId' },
+    { command: 'messages.list', field: 'includeHidden' },
+  ],
+  run: async (ctx, input) => {
+    const session = await dispatch(ctx.engine(), 'sessions.get', { sessionId: input.sessionId });
+    const { messages } = await dispatch(ctx.engine(), 'messages.list', {
+      sessionId: session.id,
+      includeHidden: input.includeHidden,
+      limit: 1000,
+    });
+    const text = [describeWithCounts(session), '', ...messages.map(transcriptLine)].join('\n');
+    return { data: { ...session, messages }, text };
   },
-  {
-    path: ['messages', 'add'],
-    summary: 'append a message to a session',
-    usage:
-      '--session ID --role user|assistant|tool|system [--hidden] [--side-chat-context] [--tool-round] [--system-generated] TEXT',
-    options: {
-      session: { type: 'string' },
-      role: { type: 'string' },
-      hidden: { type: 'boolean' },
-      'side-chat-context': { type: 'boolean' },
-      'tool-round': { type: 'boolean' },
-      'system-generated': { type: 'boolean' },
-    },
-    run: async (ctx, v, positionals) => {
-      const m = await call(ctx, 'messages.add', {
-        sessionId: requireStr(v, 'session', 'sessionId'),
-        role: requireStr(v, 'role'),
-        content: flag(v, 'tool-round') ? positionals.join(' ') : textArg(positionals, 'content'),
-        hidden: flag(v, 'hidden'),
-        sideChatContext: flag(v, 'side-chat-context'),
-        toolCallRound: flag(v, 'tool-round'),
-        systemGenerated: flag(v, 'system-generated'),
-      });
-      return { data: m, text: `${m.id}  #${m.seq} ${m.role}` };
-    },
-  },
-];
+};

@@ -31,5 +31,10 @@ export const extractionHandlers: Handlers<typeof extractionCommands> = {
   },
   'extraction.run': async (engine, { sessionId }) => refusedAsError(await engine.extraction.runNow(sessionId)),
   'extraction.retry': async (engine, { sessionId }) => refusedAsError(await engine.extraction.retry(sessionId)),
-  'import.legacy': (engine, input) => engine.legacyImport.run(input),
+  'import.legacy': (engine, input) =>
+    engine.legacyImport.run({
+      ...input,
+      onProgress: (done, total) =>
+        engine.events.emit('progress', { job: 'legacy import', unit: 'sessions', done, total }),
+    }),
 };

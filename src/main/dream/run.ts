@@ -37,6 +37,8 @@ export interface RunOptions {
   drain: boolean;
   /** How long to wait for a run in another process before reporting already_running. */
   waitMs?: number;
+  /** Called after each batch: items done (processed or failed) of those pending when the run began. */
+  onProgress?(done: number, total: number): void;
 }
 
 const today = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -135,6 +137,20 @@ export async function lintAndWrite(deps: Pick<DreamDeps, 'wiki' | 'clock' | 'ses
  * it, and pages are idempotent so nothing is duplicated). Then rebuild INDEX.md, write LINT.md
  * and append one LOG.md entry, when anything was done.
  */
+/** Counts items as batches finish; the total is what was pending at the start (or more, if more came). */
+function batchProgress(deps: DreamDeps, options: RunOptions): ((items: number) => void) | null {
+  const report = options.onProgress;
+  if (!report) return null;
+  const counts = pendingCounts(deps);
+  let total = counts.sessions + counts.notes;
+  let done = 0;
+  return (items) => {
+    done += items;
+    total = Math.max(total, done);
+    report(done, total);
+  };
+}
+
 export async function runDream(deps: DreamDeps, options: RunOptions): Promise<DreamRunResult> {
   const held = await deps.lock.acquire(options.waitMs ?? 0);
   const result: DreamRunResult = {
@@ -156,6 +172,7 @@ export async function runDream(deps: DreamDeps, options: RunOptions): Promise<Dr
     const failedKeys = new Set<string>();
     const pages = new Set<string>();
     const errors: string[] = [];
+    const progress = batchProgress(deps, options);
     for (;;) {
       if (held.lost) break;
       const items = admit(deps, settings, failedKeys);
@@ -173,6 +190,7 @@ export async function runDream(deps: DreamDeps, options: RunOptions): Promise<Dr
       });
       result.sessionsProcessed += done.filter((i) => i.kind === 'session').length;
       result.notesProcessed += done.filter((i) => i.kind === 'note').length;
+      progress?.(items.length);
       if (!options.drain || done.length === 0) break;
     }
     const counts = pendingCounts(deps);

@@ -13,7 +13,15 @@ import { parseSchedule, nextFire } from './cron';
 import { DeterministicConsolidator } from './deterministic';
 import { ModelConsolidator } from './model-consolidator';
 import { DreamLock } from './run-lock';
-import { lintAndWrite, pendingCounts, runDream, type DreamDeps, type DreamRunResult, type DreamSettings } from './run';
+import {
+  lintAndWrite,
+  pendingCounts,
+  runDream,
+  type DreamDeps,
+  type DreamRunResult,
+  type DreamSettings,
+  type RunOptions,
+} from './run';
 import { DreamScheduler, type SchedulerTimers } from './scheduler';
 import type { Consolidator } from './work';
 
@@ -149,8 +157,8 @@ export class DreamService {
   }
 
   /** A manual run: reports already_running at once when another run (here or elsewhere) holds the lock. */
-  run(options: { drain: boolean; waitMs?: number }): Promise<DreamRunResult> {
-    return this.track(runDream(this.deps(), { drain: options.drain, waitMs: options.waitMs ?? 0 }));
+  run(options: RunOptions): Promise<DreamRunResult> {
+    return this.track(runDream(this.deps(), { ...options, waitMs: options.waitMs ?? 0 }));
   }
 
   lint(): Promise<LintReport> {

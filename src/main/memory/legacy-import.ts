@@ -160,6 +160,8 @@ export interface LegacyImportOptions {
   signal?: AbortSignal;
   /** Called after each committed source session (progress output, crash tests). */
   onSession?(done: number, total: number, sessionId: string): void;
+  /** Called after each source session, whatever became of it: done of total. */
+  onProgress?(done: number, total: number): void;
 }
 
 interface ImportDeps {
@@ -300,6 +302,7 @@ export async function importLegacyNotes(
     else report.sessions++;
     done++;
     if (state === 'imported') options.onSession?.(done, bySession.size, sessionId);
+    options.onProgress?.(done, bySession.size);
     await yieldToEventLoop();
   }
 

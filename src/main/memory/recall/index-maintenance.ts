@@ -87,7 +87,9 @@ export class RecallIndexMaintenance {
     try {
       // A fact deleted by facts.delete leaves a queued purge: that is a forget too.
       if (pendingPurges(this.engine.db) > 0) this.scrubWal = true;
+      const progress = this.purgeProgress();
       while (!this.stopped && purgeStep(this.engine.db)) {
+        progress();
         await new Promise((resolve) => setImmediate(resolve));
       }
       for (const table of RECALL_INDEXES) {
@@ -108,6 +110,20 @@ export class RecallIndexMaintenance {
   }
 
   /**
+   * Reports the forget clean-up after each purge step: index rows purged of those queued when
+   * it began (each step takes up to PURGE_PER_STEP; counting what is left would scan the queue).
+   */
+  private purgeProgress(): () => void {
+    const total = pendingPurges(this.engine.db);
+    let steps = 0;
+    return () => {
+      steps++;
+      const done = Math.min(total, steps * PURGE_PER_STEP);
+      this.engine.events.emit('progress', { job: 'forget clean-up', unit: 'index rows', done, total });
+    };
+  }
+
+  /**
    * Stops the pass. A forget that happened in this process is finished first (purges, then the
    * WAL truncated), so a CLI `sessions delete` that exits at once leaves nothing behind either.
    */
@@ -119,7 +135,8 @@ export class RecallIndexMaintenance {
     await this.pass; // a pass in flight ends at its next step
     try {
       if (!this.scrubWal && pendingPurges(this.engine.db) === 0) return;
-      while (purgeStep(this.engine.db));
+      const progress = this.purgeProgress();
+      while (purgeStep(this.engine.db)) progress();
       truncateWal(this.engine.db);
     } catch (e) {
       console.error(`evoflux: forget clean-up at shutdown skipped: ${(e as Error).message}`);

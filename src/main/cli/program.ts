@@ -59,7 +59,7 @@ function withFields(cmd: Command, specs: () => readonly FieldSpec[], more: () =>
   pendingOptions.set(cmd, () => {
     for (const spec of specs()) {
       for (const option of optionsFor(spec)) cmd.addOption(option);
-      if (spec.positional) cmd.argument(`[${spec.flag}...]`, `${spec.description} (or --${spec.flag})`);
+      if (spec.positional) cmd.argument(`[${spec.flag}...]`, `${spec.description} Same as --${spec.flag}.`);
     }
     more();
   });

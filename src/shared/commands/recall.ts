@@ -69,7 +69,7 @@ export const recallCommands = {
           .array(searchSource)
           .min(1)
           .default(['facts', 'wiki', 'dialogue'])
-          .describe(`Where to search, any of: ${searchSource.options.join(', ')} (default all).`),
+          .describe(`Where to search, any of: ${searchSource.options.join(', ')}.`),
       })
       .strict(),
     output: z.object({ results: z.array(searchHit) }),

@@ -1,10 +1,10 @@
 import { CommanderError } from 'commander';
 import { openEngine, type Engine } from './engine';
 import { resolveHome } from './home';
-import { BIN, FlagError, buildProgram, ensureOptions, ensureTree, type Invocation } from './cli/program';
+import { BIN, buildProgram, ensureOptions, ensureTree, type Invocation } from './cli/program';
 import type { CliResult } from './cli/framework';
 import { extractGlobals, type Globals } from './cli/globals';
-import { humanMessage, jsonError, type CliFailure } from './cli/errors';
+import { FlagError, humanMessage, jsonError, type CliFailure } from './cli/errors';
 import { progressLine, type ProgressLine } from './cli/progress';
 import { CommandError, isCommandError } from '../shared/errors';
 

@@ -13,7 +13,8 @@ afterEach(() => home.cleanup());
 const cli = (...args: string[]) => runCli([...args, '--home', home.dir]);
 
 describe('wiki and dream CLI', () => {
-  it('runs Dream, shows status, tree, pages, lint and exports facts by scope', { timeout: 120_000 }, () => {
+  // About 25 CLI processes one after another: the suite's timeout, which allows for shared, loaded cores.
+  it('runs Dream, shows status, tree, pages, lint and exports facts by scope', () => {
     const s = cli('sessions', 'add', '--project', 'acme', '--title', 'Setup', '--json').json();
     cli('messages', 'add', '--session', s.id, '--role', 'user', 'We deploy with Docker Compose');
     expect(

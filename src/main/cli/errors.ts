@@ -7,6 +7,16 @@ export interface CliFailure {
   flag?: string;
 }
 
+/** A command error together with the flag it is about, thrown by a command; main() prints it. */
+export class FlagError extends Error {
+  constructor(
+    readonly error: CommandError,
+    readonly flag: string | undefined,
+  ) {
+    super(error.message);
+  }
+}
+
 /**
  * Names the flag instead of the contract field: `parentSessionId: not found` becomes
  * `--parent: not found` when the user typed --parent. A nested field keeps its inner path:

@@ -2,13 +2,13 @@ import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { dispatch } from '../commands/dispatch';
 import { commandNames, contract, type CommandName } from '../../shared/contract';
-import { isCommandError, type CommandError } from '../../shared/errors';
+import { isCommandError } from '../../shared/errors';
 import { packageVersion } from '../version';
 import { COMMAND_ALIASES, GROUP_ALIASES, commandPath, type CommandAlias } from './aliases';
 import { fieldSpecs, kebab, type FieldSpec } from './fields';
 import { optionsFor } from './options';
 import { emptyInput, fillInput, type GivenInput } from './input';
-import { headField } from './errors';
+import { FlagError, headField } from './errors';
 import type { CliContext, CliResult, CliView, DoorCommand } from './framework';
 import { doorCommands, views } from './index';
 
@@ -18,16 +18,6 @@ export const BIN = 'evoflux-memory';
 export interface Invocation extends CliContext {
   /** Set by the command that ran; printed by main(). */
   result: CliResult | null;
-}
-
-/** A command error together with the flag it is about; main() prints it. */
-export class FlagError extends Error {
-  constructor(
-    readonly error: CommandError,
-    readonly flag: string | undefined,
-  ) {
-    super(error.message);
-  }
 }
 
 /** Options are added when the command is reached (or its help shown), so a run builds only its own. */

@@ -15,7 +15,7 @@ import { writeTx } from '../../src/main/store/db';
 import { insertSession } from '../../src/main/store/sessions';
 import { appendMessage } from '../../src/main/store/messages';
 import { newId } from '../../src/shared/ids';
-import { extractSync } from '../../src/main/memory/extraction/rule-extractor';
+import { extractSync, loadEnglish } from '../../src/main/memory/extraction/rule-extractor';
 import type { TranscriptEntry } from '../../src/main/memory/extraction/types';
 import { labelledSnippets } from '../fixtures/extraction-labelled';
 import { writeLegacyNotes } from '../fixtures/legacy-notes';
@@ -179,6 +179,9 @@ async function legacyImport(home: string) {
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'evoflux-bench-extraction-'));
   try {
+    const t0 = performance.now();
+    await loadEnglish();
+    console.log(`English model (wink-nlp) loaded on first use in ${Math.round(performance.now() - t0)} ms`);
     ruleThroughput();
     labelledScore();
     await endToEnd(path.join(dir, 'e2e'));

@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { labelledSnippets } from '../fixtures/extraction-labelled';
-import { extractSync, proposeForSentence, ruleExtractor } from '../../src/main/memory/extraction/rule-extractor';
+import { extractSync, loadEnglish, ruleExtractor } from '../../src/main/memory/extraction/rule-extractor';
+import { proposeForSentence } from '../../src/main/memory/extraction/statement-rules';
+
+beforeAll(async () => {
+  await loadEnglish();
+});
 import type { TranscriptEntry } from '../../src/main/memory/extraction/types';
 
 const entriesOf = (messages: { role: 'user' | 'assistant'; content: string }[]): TranscriptEntry[] =>

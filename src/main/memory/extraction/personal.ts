@@ -350,6 +350,8 @@ function judgeBe(after: Token[]): number {
   const head = words.slice(0, 5);
   const article = first.lower === 'a' || first.lower === 'an';
   if (article && head.some((t) => t.pos === 'NOUN' && ROLE.test(t.text))) return ROLE_STRENGTH;
+  // A name or a number ("I'm from Sweden", "I've been to Paris", "I'm in my 30s") is concrete.
+  if (words.some((t) => t.pos === 'PROPN' || t.pos === 'NUM')) return 2;
   return first.pos === 'ADP' ? 1.5 : 1;
 }
 
@@ -375,7 +377,9 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   if (group.lemma === 'be') return judgeBe(after);
   if (NOT_A_FACT.has(group.lemma)) return 0;
   let strength = 1 + Math.min(content, 3) * 0.5;
-  if (isPast(head) || group.auxiliaries.includes('have')) strength += 0.5;
+  // Something done, or going on for a while ("I'm learning German"), is news about their life.
+  const ongoing = group.auxiliaries.includes('be') && head.lower.endsWith('ing');
+  if (isPast(head) || group.auxiliaries.includes('have') || ongoing) strength += 0.5;
   return strength;
 }
 

@@ -33,6 +33,8 @@ const EXPLICIT_PRIORITY = 10;
 const RELATIVE_TIME =
   /\b(?:yesterday|today|tonight|tomorrow|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|mon|tue|tues|wed|thu|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|weekend|month|year|morning|evening|summer)|next (?:week|weekend|month|year)|(?:a|one|two|three|four|five|few|couple of) (?:days|weeks|months|years) ago|recently|lately|just now)\b/i;
 
+const REPLY_TO_PRAISE = /^\W*(?:thanks|thank you|thx|ty)\b/i;
+
 const MONTHS = [
   'January',
   'February',
@@ -76,16 +78,19 @@ const baseVerbIn =
 function proposalsFor(entry: TranscriptEntry, order: { n: number }): Proposal[] {
   if (entry.role === 'assistant' || isDoNotKeep(entry.text)) return [];
   const out: Proposal[] = [];
+  // A reply that opens by thanking the other person mostly restates what was already said.
+  const answersPraise = REPLY_TO_PRAISE.test(entry.text);
   for (const sentence of lineSentences(entry.text)) {
     const explicit = proposeForSentence(sentence.text, baseVerbIn(sentence));
     if (explicit) {
-      out.push({ ...explicit, priority: EXPLICIT_PRIORITY, messageId: entry.messageId, order: order.n++ });
+      const text = entry.role === 'user' ? withDateIfRelative(explicit.text, entry.createdAt) : explicit.text;
+      out.push({ ...explicit, text, priority: EXPLICIT_PRIORITY, messageId: entry.messageId, order: order.n++ });
       continue;
     }
     // Summaries are written about the user already; only the user's own words are first person.
     if (entry.role !== 'user') continue;
     for (const p of personalStatements(sentence)) {
-      if (p.strength < MIN_PERSONAL_STRENGTH) continue;
+      if (p.strength - (answersPraise ? 0.5 : 0) < MIN_PERSONAL_STRENGTH) continue;
       out.push({
         kind: p.kind,
         scope: 'project',

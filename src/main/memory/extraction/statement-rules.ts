@@ -63,6 +63,7 @@ const PERSONAL_VERBS: [RegExp, string, boolean][] = [
 const REACTION_OBJECT =
   /^(?:this|that|it|these|those|them|your|yours|you|the (?:answer|reply|response|idea|result|change|fix|plan|suggestion|way|thought|color|look|sound)|how|what|when|all (?:the|of)|hearing|seeing|reading)\b/i;
 // A liking that echoes the other person ("... too") or points at the moment ("that world") is a reaction.
+const POINTER_OBJECT = /\b(?:it|this|them|these|those)\b/i;
 const ECHO_OR_POINTER = /\b(?:too|also|as well|either|it|this|that|these|those|them|they|here)\b/i;
 
 /**
@@ -83,7 +84,7 @@ export const preference: Rule = (s) => {
     const rest = s.slice(m[0].length).trim();
     if (rest.length < 3 || REACTION_OBJECT.test(rest) || (/\byou\b/i.test(rest) && !ANSWER_STYLE.test(rest)))
       return null;
-    if (!explicit && ECHO_OR_POINTER.test(rest)) return null;
+    if (explicit ? POINTER_OBJECT.test(rest) : ECHO_OR_POINTER.test(rest)) return null;
     if (/^(?:to\s+)?(?:you\s+to|if you)\b/i.test(rest)) return null; // "I'd rather you fix X first"
     // "I always use X" -> "User always uses X"
     const subject =
@@ -155,6 +156,7 @@ export const profile: Rule = (s) => {
 };
 
 // A pronoun or an ordinal points at something said a moment ago: not durable on its own.
+const POINTER = /\b(?:it|this|that|them|these|those)\b/i;
 const DEICTIC =
   /^(?:that|this|it|them|those|these|yours|your (?:idea|suggestion|plan|version)|the (?:first|second|third|last|latter|former|other) (?:one|option)?|option\s*\w?|one|\d+)\b/i;
 
@@ -186,8 +188,13 @@ export const decision: Rule = (s) => {
   const head = headClause(rest);
   if (HEDGE.test(head) || TRANSIENT.test(head)) return null;
   // "let's use X" alone is as often a one-off step as a decision: it must name a tool or term.
-  if (lead && /\buse|adopt\b/i.test(lead[0]) && !NAMED_CHOICE.test(head) && !TECHNICAL.test(head)) return null;
-  return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
+  if (lead && /\b(?:use|adopt)\b/i.test(lead[0]) && !NAMED_CHOICE.test(head) && !TECHNICAL.test(head)) return null;
+  const personal = clause && /^i\b/i.test(s.slice(clause[1]!.length));
+  if (!personal) return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
+  // "I decided to ..." is the user's own choice: written about User, and only when it names what.
+  if (POINTER.test(head)) return null;
+  const about = `${clause[1]}User${thirdPerson(s.slice(clause[1]!.length + 1))}`;
+  return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(about)) };
 };
 
 export const convention: Rule = (s) => {

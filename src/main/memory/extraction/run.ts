@@ -134,7 +134,10 @@ export async function runExtraction(
     const more = result.windows < deps.maxWindows ? { leaseMs: deps.leaseMs, bounds: deps.bounds } : null;
     // Validate before taking the writer: the transaction holds only the inserts.
     const scopes = resolveScopes(deps.db, sessionId);
-    const { accepted, rejected } = validateCandidates(candidates, scopes);
+    const roles = new Map(current.window.entries.map((e) => [e.messageId, e.role]));
+    const { accepted, rejected } = validateCandidates(candidates, scopes, {
+      roleOf: (id) => (id ? roles.get(id) : undefined),
+    });
     const committed = writeTx(deps.db, () => {
       if (!holdsLease(deps.db, current)) return { lost: true as const };
       const now = deps.now();

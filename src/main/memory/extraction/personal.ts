@@ -218,6 +218,9 @@ const POINTERS = new Set([
 ]);
 /** Echoing the other person ("I love it too", "I also went") is a reaction, not news. */
 const ECHO = new Set(['too', 'also', 'either', 'same']);
+/** Nouns that say how something felt, not what it was ("quite the adventure", "a blast"). */
+const VAGUE_NOUNS =
+  /^(?:adventure|experience|journey|ride|blast|fun|moment|stuff|thing|dream|passion|life|progress|lot|bit|way|time|chance|opportunity|feeling|vibe|energy|mood|luck|story|deal|step|challenge|struggle|success)s?$/;
 const TIME_NOUNS =
   /^(?:year|month|week|weekend|morning|afternoon|evening|night|summer|winter|spring|fall|autumn|time|season|semester|day)s?$/;
 
@@ -371,7 +374,8 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   if (!first || (BARE_PRONOUNS.has(first.lower) && after.filter((t) => CONTENT_POS.has(t.pos)).length === 0)) return 0;
   // Time words ("last week") date a statement; they do not make it say more.
   const content = after.filter(
-    (t) => CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower),
+    (t) =>
+      CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower) && !VAGUE_NOUNS.test(t.lower),
   ).length;
   if (content === 0) return 0;
   if (group.lemma === 'be') return judgeBe(after);

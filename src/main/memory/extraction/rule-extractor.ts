@@ -67,6 +67,15 @@ function lineSentences(text: string): Sentence[] {
     .filter((s) => s.text.length >= 6 && s.text.length <= 400);
 }
 
+/**
+ * "My name is Dana and I lead the mobile team" states two things: a sentence is split before
+ * each coordinated "I", so every clause gets its own chance at an explicit rule.
+ */
+function coordinatedClauses(sentence: Sentence): Sentence[] {
+  const pieces = sentence.text.split(/,?\s+(?:and|but|so)\s+(?=I\b)|;\s+/);
+  return pieces.length === 1 ? [sentence] : pieces.flatMap((piece) => analyze(piece));
+}
+
 /** Whether a word of the sentence is a verb in its base form ("use", not "saw"). */
 const baseVerbIn =
   (sentence: Sentence) =>
@@ -75,32 +84,41 @@ const baseVerbIn =
     return !!t && t.pos === 'VERB' && t.lower === t.lemma;
   };
 
+function explicitIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }): Proposal[] {
+  const out: Proposal[] = [];
+  for (const clause of coordinatedClauses(sentence)) {
+    const p = proposeForSentence(clause.text, baseVerbIn(clause));
+    if (!p) continue;
+    const text = entry.role === 'user' ? withDateIfRelative(p.text, entry.createdAt) : p.text;
+    out.push({ ...p, text, priority: EXPLICIT_PRIORITY, messageId: entry.messageId, order: order.n++ });
+  }
+  return out;
+}
+
+function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }, penalty: number): Proposal[] {
+  return personalStatements(sentence)
+    .filter((p) => p.strength - penalty >= MIN_PERSONAL_STRENGTH)
+    .map((p) => ({
+      kind: p.kind,
+      scope: 'project' as const,
+      confidence: p.strength >= 3 ? ('medium' as const) : ('low' as const),
+      text: withDateIfRelative(p.text, entry.createdAt),
+      priority: p.strength,
+      messageId: entry.messageId,
+      order: order.n++,
+    }));
+}
+
 function proposalsFor(entry: TranscriptEntry, order: { n: number }): Proposal[] {
   if (entry.role === 'assistant' || isDoNotKeep(entry.text)) return [];
   const out: Proposal[] = [];
   // A reply that opens by thanking the other person mostly restates what was already said.
-  const answersPraise = REPLY_TO_PRAISE.test(entry.text);
+  const penalty = REPLY_TO_PRAISE.test(entry.text) ? 0.5 : 0;
   for (const sentence of lineSentences(entry.text)) {
-    const explicit = proposeForSentence(sentence.text, baseVerbIn(sentence));
-    if (explicit) {
-      const text = entry.role === 'user' ? withDateIfRelative(explicit.text, entry.createdAt) : explicit.text;
-      out.push({ ...explicit, text, priority: EXPLICIT_PRIORITY, messageId: entry.messageId, order: order.n++ });
-      continue;
-    }
+    const explicit = explicitIn(sentence, entry, order);
+    if (explicit.length) out.push(...explicit);
     // Summaries are written about the user already; only the user's own words are first person.
-    if (entry.role !== 'user') continue;
-    for (const p of personalStatements(sentence)) {
-      if (p.strength - (answersPraise ? 0.5 : 0) < MIN_PERSONAL_STRENGTH) continue;
-      out.push({
-        kind: p.kind,
-        scope: 'project',
-        confidence: p.strength >= 3 ? 'medium' : 'low',
-        text: withDateIfRelative(p.text, entry.createdAt),
-        priority: p.strength,
-        messageId: entry.messageId,
-        order: order.n++,
-      });
-    }
+    else if (entry.role === 'user') out.push(...personalIn(sentence, entry, order, penalty));
   }
   return out.filter((p) => p.text.length <= 500 && !hangsOnPronoun(p.text));
 }

@@ -106,6 +106,12 @@ export const preference: Rule = (s) => {
 
 const ROLE_NOUN =
   /(?:developer|engineer|programmer|designer|scientist|researcher|student|teacher|professor|manager|architect|analyst|writer|consultant|founder|administrator|admin|maintainer|sre|devops|tester|freelancer|journalist|lawyer|doctor|nurse|accountant)s?\b/i;
+/**
+ * The working role a coding assistant answers to (it changes how to explain and what to assume)
+ * is profile for every project; any other occupation ("I work as a nurse") is kept locally.
+ */
+const WORK_ROLE =
+  /(?:developer|engineer|programmer|designer|scientist|researcher|architect|analyst|administrator|admin|maintainer|sre|devops|tester|(?:tech|team|engineering) lead|cto)s?\b/i;
 
 export const profile: Rule = (s) => {
   let m = s.match(
@@ -130,10 +136,11 @@ export const profile: Rule = (s) => {
   m = s.match(/^(?:my native language is|my first language is)\s+([\p{L}]+)/iu);
   if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's native language is ${m[1]}.` };
   const roleMatch = s.match(/^i(?:'m| am)\s+(?:a|an)\s+(.{2,80})$/i) ?? s.match(/^i work as\s+(?:a|an)\s+(.{2,80})$/i);
-  if (roleMatch && ROLE_NOUN.test(roleMatch[1]!.split(/\s+/).slice(0, 5).join(' '))) {
+  const roleWords = roleMatch?.[1]!.split(/\s+/).slice(0, 5).join(' ') ?? '';
+  if (roleMatch && ROLE_NOUN.test(roleWords)) {
     return {
       kind: 'profile',
-      scope: 'user',
+      scope: WORK_ROLE.test(roleWords) ? 'user' : 'project',
       confidence: 'medium',
       text: endSentence(`User is a ${thirdPerson(roleMatch[1]!)}`),
     };

@@ -3,7 +3,7 @@ import { getSession } from '../store/sessions';
 import { FALLBACK_SCOPES, USER_SCOPE_KINDS, type CoercionReason, type FactKind, type Scope } from '../../shared/domain';
 import type { ScopeRef, SessionRecord } from '../../shared/schemas';
 import { notFound } from '../../shared/errors';
-import { isWorkContent } from './extraction/content';
+import { WORK_ROLE, isWorkContent } from './extraction/content';
 
 /**
  * What one session may see and write.
@@ -78,7 +78,10 @@ export interface CoercedScope {
 export function coerceScope(scopes: SessionScopes, requested: Scope, kind: FactKind, text?: string): CoercedScope {
   if (requested === 'user') {
     if (!USER_SCOPE_KINDS.includes(kind)) return fallback(scopes, requested, 'technical-kind-not-user');
-    if (text !== undefined && isWorkContent(text)) return fallback(scopes, requested, 'work-content-not-user');
+    const workRole = kind === 'profile' && text !== undefined && WORK_ROLE.test(text);
+    if (text !== undefined && !workRole && isWorkContent(text)) {
+      return fallback(scopes, requested, 'work-content-not-user');
+    }
     return { scope: 'user', key: '', coercion: null };
   }
   const key = scopes.writable[requested];

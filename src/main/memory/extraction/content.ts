@@ -5,7 +5,7 @@
  */
 
 export const TECHNICAL =
-  /\b(?:code|coding|codebase|code ?base|tests?|testing|unit tests?|commits?|branch(?:es)?|merges?|pull requests?|PRs?|lint(?:er|ing)?|builds?|deploy(?:s|ments?)?|releases?|functions?|methods?|class(?:es)?|variables?|files?|folders?|director(?:y|ies)|modules?|imports?|exports?|types?|typescript|javascript|python|rust|golang|java|kotlin|swift|sql|database|db|schemas?|migrations?|apis?|endpoints?|servers?|clients?|components?|packages?|dependenc(?:y|ies)|npm|pnpm|yarn|bun|docker|kubernetes|ci|repo(?:sitory)?|librar(?:y|ies)|frameworks?|semicolons?|tabs|spaces|indentation|naming|camel ?case|snake_case|kebab-case|logging|logs?|errors?|exceptions?|async|await|promises?|git|main|master|staging|production|prod|config(?:uration)?|env(?:ironment)?|quer(?:y|ies)|tables?|columns?|indexes|css|html|react|vue|svelte|node(?:\.js)?|scripts?|formatting|prettier|eslint|docstrings?|comments?|makefile|cargo|pip|poetry|webpack|vite|json|yaml|tsconfig|linux|windows|macos|postgres(?:ql)?|sqlite|mysql|redis|http|rest|graphql|grpc|tailwind|monorepo|changelog|semver|versions?|project|workspace|pipeline|staging|hooks?|props|state management|stores?|routes?|routers?|handlers?|services?|containers?|images?|scripts?|ide|editor|vim|emacs|vs ?code|terminal|shell|bash|zsh|tooling|toolchain|compiler|bundler|runtime|sdk|cli|wiki|jira|tickets?|issues?|sprints?|standups?|backlog|workflow|review(?:s|ers?)?)\b/i;
+  /\b(?:code|coding|codebase|code ?base|tests?|testing|unit tests?|commits?|branch(?:es)?|merges?|pull requests?|PRs?|lint(?:er|ing)?|builds?|deploy(?:s|ments?)?|releases?|functions?|methods?|class(?:es)?|variables?|files?|folders?|director(?:y|ies)|modules?|imports?|exports?|types?|typescript|javascript|python|rust|golang|java|kotlin|swift|sql|database|db|schemas?|migrations?|apis?|endpoints?|servers?|clients?|components?|packages?|dependenc(?:y|ies)|npm|pnpm|yarn|bun|docker|kubernetes|ci|repo(?:sitory)?|librar(?:y|ies)|frameworks?|semicolons?|tabs|spaces|indentation|naming|camel ?case|snake_case|kebab-case|logging|logs?|errors?|exceptions?|async|await|promises?|git|main|master|staging|production|prod|config(?:uration)?|env(?:ironment)?|quer(?:y|ies)|tables?|columns?|indexes|css|html|react|vue|svelte|node(?:\.js)?|scripts?|formatting|prettier|eslint|docstrings?|comments?|makefile|cargo|pip|poetry|webpack|vite|json|yaml|tsconfig|linux|windows|macos|postgres(?:ql)?|sqlite|mysql|redis|http|rest|graphql|grpc|tailwind|monorepo|changelog|semver|versions?|project|workspace|pipeline|staging|hooks?|props|state management|stores?|routes?|routers?|handlers?|services?|containers?|images?|scripts?|ide|editor|vim|emacs|vs ?code|terminal|shell|bash|zsh|tooling|toolchain|compiler|bundler|runtime|sdk|cli|wiki|jira|tickets?|issues?|sprints?|standups?|backlog|workflow|review(?:s|ers?)?|helpers?|utils?|underscores?)\b/i;
 
 /** A file name, a path or a code identifier: only a codebase has those. */
 export const CODE_TOKEN =
@@ -18,6 +18,10 @@ export const SHARED_WORK =
 /** How the person wants to be answered or addressed: the one technical-sounding topic that is theirs. */
 export const ANSWER_STYLE =
   /\b(?:answers?|answering|replies|reply|replying|responses?|respond|explanations?|explain(?:ing)?|summar(?:y|ies|ise|ize)|tone|address(?:ed)? me|call(?:ed)? me|talk(?:ing)? to me|write to me|greet me|speak to me|messages to me|examples?|bullet points?|jargon)\b/i;
+
+/** A working role ("User is a backend engineer, mostly Python"): profile, even in technical words. */
+export const WORK_ROLE =
+  /\b(?:developer|engineer|programmer|designer|scientist|researcher|architect|analyst|administrator|admin|maintainer|sre|devops|tester|cto)s?\b|\b(?:lead|leads|manage|manages|head|heads|run|runs) the [\w -]{1,40}(?:team|group|department|squad)\b/i;
 
 /** Technical or shared-work content that must never be user-global. */
 export function isWorkContent(text: string): boolean {

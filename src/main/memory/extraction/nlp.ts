@@ -38,7 +38,7 @@ const INNER_DOT = '\u2024';
  */
 export function normalizeForTagging(text: string): string {
   return text
-    .replace(/(\w)\.(?=\w)/g, `$1${INNER_DOT}`)
+    .replace(/(\w|^|\s)\.(?=\w)/g, `$1${INNER_DOT}`)
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\bI'm\b/g, 'I am')

@@ -270,6 +270,8 @@ function clauseEnd(tokens: Token[], from: number): number {
     const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
     if (boundary && next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I')) return i;
     if (t.pos === 'PUNCT' && /^[.!?;]$/.test(t.text)) return i;
+    // ", so things are tight", ", which ...": what follows the comma is about something else.
+    if (t.text === ',' && next && /^(?:and|but|so|because|which|while|though|although)$/.test(next.lower)) return i;
     if (t.lower === 'but' || t.lower === 'because' || (/^'?cause$/.test(t.lower) && t.pos === 'SCONJ')) return i;
   }
   return tokens.length;
@@ -286,7 +288,7 @@ interface VerbGroup {
 function verbGroup(tokens: Token[], subject: number): VerbGroup | null {
   let i = subject + 1;
   if (tokens[subject]!.lower === 'my') {
-    while (i < tokens.length && (tokens[i]!.pos === 'NOUN' || tokens[i]!.pos === 'ADJ')) i++;
+    while (i < tokens.length && ['NOUN', 'ADJ', 'PROPN'].includes(tokens[i]!.pos)) i++;
   }
   const auxiliaries: string[] = [];
   let negated = false;
@@ -383,7 +385,9 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   let strength = 1 + Math.min(content, 3) * 0.5;
   // Something done, or going on for a while ("I'm learning German"), is news about their life.
   const ongoing = group.auxiliaries.includes('be') && head.lower.endsWith('ing');
-  if (isPast(head) || group.auxiliaries.includes('have') || ongoing) strength += 0.5;
+  // A habit in the present simple ("I study biology", "I teach maths") is as durable as it gets.
+  const habitual = group.auxiliaries.length === 0 && head.lower === head.lemma;
+  if (isPast(head) || group.auxiliaries.includes('have') || ongoing || habitual) strength += 0.5;
   return strength;
 }
 

@@ -76,18 +76,25 @@ function coordinatedClauses(sentence: Sentence): Sentence[] {
   return pieces.length === 1 ? [sentence] : pieces.flatMap((piece) => analyze(piece));
 }
 
-/** Whether a word of the sentence is a verb in its base form ("use", not "saw"). */
-const baseVerbIn =
+/**
+ * Whether a word of the sentence can be an instruction's verb ("use", "force-push"): not a past
+ * or -ing form ("saw"), nor an adjective, adverb or pronoun ("good chatting"). The tagger often
+ * reads an imperative as a noun, so a noun passes.
+ */
+const imperativeIn =
   (sentence: Sentence) =>
   (word: string): boolean => {
-    const t = sentence.tokens.find((x) => x.lower === word.toLowerCase());
-    return !!t && t.pos === 'VERB' && t.lower === t.lemma;
+    const head = word.toLowerCase().split('-')[0];
+    const t = sentence.tokens.find((x) => x.lower === head);
+    if (!t) return false;
+    if (t.pos === 'VERB') return t.lower === t.lemma;
+    return t.pos === 'NOUN' || t.pos === 'PROPN';
   };
 
 function explicitIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }): Proposal[] {
   const out: Proposal[] = [];
   for (const clause of coordinatedClauses(sentence)) {
-    const p = proposeForSentence(clause.text, baseVerbIn(clause));
+    const p = proposeForSentence(clause.text, imperativeIn(clause));
     if (!p) continue;
     const text = entry.role === 'user' ? withDateIfRelative(p.text, entry.createdAt) : p.text;
     out.push({ ...p, text, priority: EXPLICIT_PRIORITY, messageId: entry.messageId, order: order.n++ });

@@ -1,5 +1,5 @@
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
-import { ANSWER_STYLE, TECHNICAL, isWorkContent } from './content';
+import { ANSWER_STYLE, TECHNICAL, WORK_ROLE, isWorkContent } from './content';
 
 /**
  * Explicit statements that a pattern recognises reliably: preferences and profile ("I prefer
@@ -63,7 +63,9 @@ const PERSONAL_VERBS: [RegExp, string, boolean][] = [
 const REACTION_OBJECT =
   /^(?:this|that|it|these|those|them|your|yours|you|the (?:answer|reply|response|idea|result|change|fix|plan|suggestion|way|thought|color|look|sound)|how|what|when|all (?:the|of)|hearing|seeing|reading)\b/i;
 // A liking that echoes the other person ("... too") or points at the moment ("that world") is a reaction.
-const POINTER_OBJECT = /\b(?:it|this|them|these|those)\b/i;
+// "this repo" names the project; "this" alone, or "that" not opening a clause, points at the moment.
+const POINTER_OBJECT =
+  /\b(?:it|them|these|those)\b|\bthis\b(?!\s+(?:repo|repository|codebase|project|app|team|service|package|library|monorepo|workspace)\b)|\bthat\b(?!\s+(?:you|we|the|it|my|our|they|i|all|every)\b)/i;
 const ECHO_OR_POINTER = /\b(?:too|also|as well|either|it|this|that|these|those|them|they|here)\b/i;
 
 /**
@@ -106,13 +108,8 @@ export const preference: Rule = (s) => {
 
 const ROLE_NOUN =
   /(?:developer|engineer|programmer|designer|scientist|researcher|student|teacher|professor|manager|architect|analyst|writer|consultant|founder|administrator|admin|maintainer|sre|devops|tester|freelancer|journalist|lawyer|doctor|nurse|accountant)s?\b/i;
-/**
- * The working role a coding assistant answers to (it changes how to explain and what to assume)
- * is profile for every project; any other occupation ("I work as a nurse") is kept locally.
- */
-const WORK_ROLE =
-  /(?:developer|engineer|programmer|designer|scientist|researcher|architect|analyst|administrator|admin|maintainer|sre|devops|tester|(?:tech|team|engineering) lead|cto)s?\b/i;
-
+// A working role (engineer, developer, team lead) is profile for every project (content.ts);
+// any other occupation ("I work as a nurse") is kept locally.
 export const profile: Rule = (s) => {
   let m = s.match(
     /^(?:please\s+)?(?:call me|you can call me|refer to me as|address me as)\s+([\p{L}][\p{L}'.-]*(?:\s+[\p{L}][\p{L}'.-]*){0,2})\s*[.!]?$/iu,

@@ -262,18 +262,22 @@ function afterLeadIn(tokens: Token[], from: number): number {
   return -1;
 }
 
+const ENDS_SENTENCE = /^[.!?;]$/;
+const OPENS_OTHER_CLAUSE = /^(?:and|but|so|because|which|while|though|although)$/;
+
+/** Whether the clause stops before token `t` (followed by `next`). */
+function breaksClause(t: Token, next: Token | undefined): boolean {
+  const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
+  if (boundary && next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I')) return true;
+  if (t.pos === 'PUNCT' && ENDS_SENTENCE.test(t.text)) return true;
+  // ", so things are tight", ", which ...": what follows the comma is about something else.
+  if (t.text === ',' && next && OPENS_OTHER_CLAUSE.test(next.lower)) return true;
+  return t.lower === 'but' || t.lower === 'because' || (/^'?cause$/.test(t.lower) && t.pos === 'SCONJ');
+}
+
 /** The end of the speaker's clause: before a conjunction or mark that starts another clause. */
 function clauseEnd(tokens: Token[], from: number): number {
-  for (let i = from + 1; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    const next = tokens[i + 1];
-    const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
-    if (boundary && next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I')) return i;
-    if (t.pos === 'PUNCT' && /^[.!?;]$/.test(t.text)) return i;
-    // ", so things are tight", ", which ...": what follows the comma is about something else.
-    if (t.text === ',' && next && /^(?:and|but|so|because|which|while|though|although)$/.test(next.lower)) return i;
-    if (t.lower === 'but' || t.lower === 'because' || (/^'?cause$/.test(t.lower) && t.pos === 'SCONJ')) return i;
-  }
+  for (let i = from + 1; i < tokens.length; i++) if (breaksClause(tokens[i]!, tokens[i + 1])) return i;
   return tokens.length;
 }
 
@@ -360,35 +364,37 @@ function judgeBe(after: Token[]): number {
   return first.pos === 'ADP' ? 1.5 : 1;
 }
 
+/** About the other person, an echo, a pointer, a hypothetical, a plan, a denial or reported speech. */
+function notAboutTheirLife(tokens: Token[], subject: number, end: number, group: VerbGroup): boolean {
+  const clause = tokens.slice(subject, end);
+  if (clause.some((t) => SECOND_PERSON.has(t.lower) || ECHO.has(t.lower)) || pointsAtTheMoment(clause)) return true;
+  if (tokens.some((t) => HYPOTHETICAL.has(t.lower))) return true;
+  if (group.auxiliaries.some((a) => HYPOTHETICAL.has(a) || a === 'can' || a === 'will' || a === 'shall')) return true;
+  if (isFuture(tokens, subject, group) || intends(tokens, group) || group.negated) return true;
+  return tokens.some((t, i) => REPORTING.has(t.lemma) && t.pos === 'VERB' && i !== group.head);
+}
+
+/** Nouns, names and numbers that say what happened: not time words ("last week") nor vague ones. */
+const concrete = (t: Token) =>
+  CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower) && !VAGUE_NOUNS.test(t.lower);
+
 /** Reject what is not a statement about the speaker's life; otherwise how strong it is. */
 function judge(tokens: Token[], subject: number, end: number, group: VerbGroup): number {
-  const clause = tokens.slice(subject, end);
-  if (clause.some((t) => SECOND_PERSON.has(t.lower) || ECHO.has(t.lower))) return 0;
-  if (pointsAtTheMoment(clause)) return 0;
-  if (tokens.some((t) => HYPOTHETICAL.has(t.lower))) return 0;
-  if (group.auxiliaries.some((a) => HYPOTHETICAL.has(a) || a === 'can' || a === 'will' || a === 'shall')) return 0;
-  if (isFuture(tokens, subject, group) || intends(tokens, group)) return 0;
-  if (group.negated) return 0;
-  if (tokens.some((t, i) => REPORTING.has(t.lemma) && t.pos === 'VERB' && i !== group.head)) return 0;
+  if (notAboutTheirLife(tokens, subject, end, group)) return 0;
   const head = tokens[group.head]!;
   const after = tokens.slice(group.head + 1, end).filter((t) => t.pos !== 'PUNCT');
   const first = after.find((t) => t.pos !== 'ADV' && t.pos !== 'PART');
-  if (!first || (BARE_PRONOUNS.has(first.lower) && after.filter((t) => CONTENT_POS.has(t.pos)).length === 0)) return 0;
-  // Time words ("last week") date a statement; they do not make it say more.
-  const content = after.filter(
-    (t) =>
-      CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower) && !VAGUE_NOUNS.test(t.lower),
-  ).length;
+  if (!first || (BARE_PRONOUNS.has(first.lower) && !after.some((t) => CONTENT_POS.has(t.pos)))) return 0;
+  const content = after.filter(concrete).length;
   if (content === 0) return 0;
   if (group.lemma === 'be') return judgeBe(after);
   if (NOT_A_FACT.has(group.lemma)) return 0;
-  let strength = 1 + Math.min(content, 3) * 0.5;
-  // Something done, or going on for a while ("I'm learning German"), is news about their life.
+  // Something done, going on for a while ("I'm learning German") or a habit ("I teach maths")
+  // is news about their life; a modal or an intention never got this far.
   const ongoing = group.auxiliaries.includes('be') && head.lower.endsWith('ing');
-  // A habit in the present simple ("I study biology", "I teach maths") is as durable as it gets.
   const habitual = group.auxiliaries.length === 0 && head.lower === head.lemma;
-  if (isPast(head) || group.auxiliaries.includes('have') || ongoing || habitual) strength += 0.5;
-  return strength;
+  const settled = isPast(head) || group.auxiliaries.includes('have') || ongoing || habitual;
+  return 1 + Math.min(content, 3) * 0.5 + (settled ? 0.5 : 0);
 }
 
 function statementAt(tokens: Token[], subject: number): { statement: PersonalStatement | null; end: number } | null {

@@ -179,12 +179,9 @@ export async function runExtraction(
     for (const r of committed.rejected) result.rejections[r.reason] = (result.rejections[r.reason] ?? 0) + 1;
     if (committed.rejected.length) {
       // Reasons only: a rejected candidate may be a secret, so its text is never logged.
-      const reasons = Object.entries(
-        committed.rejected.reduce<Record<string, number>>(
-          (acc, r) => ((acc[r.reason] = (acc[r.reason] ?? 0) + 1), acc),
-          {},
-        ),
-      )
+      const counts: Record<string, number> = {};
+      for (const r of committed.rejected) counts[r.reason] = (counts[r.reason] ?? 0) + 1;
+      const reasons = Object.entries(counts)
         .map(([reason, n]) => `${reason} x${n}`)
         .join(', ');
       deps.warn(`extraction: session ${sessionId}: rejected ${committed.rejected.length} candidate(s): ${reasons}`);

@@ -79,84 +79,104 @@ function preferenceScope(text: string, explicit: boolean): Scope {
   return 'project';
 }
 
-export const preference: Rule = (s) => {
-  for (const [pattern, lead, explicit] of PERSONAL_VERBS) {
-    const m = s.match(pattern);
-    if (!m) continue;
-    const rest = s.slice(m[0].length).trim();
-    if (rest.length < 3 || REACTION_OBJECT.test(rest) || (/\byou\b/i.test(rest) && !ANSWER_STYLE.test(rest)))
-      return null;
-    if (explicit ? POINTER_OBJECT.test(rest) : ECHO_OR_POINTER.test(rest)) return null;
-    if (/^(?:to\s+)?(?:you\s+to|if you)\b/i.test(rest)) return null; // "I'd rather you fix X first"
-    // "I always use X" -> "User always uses X"
-    const subject =
-      lead ||
-      `User ${m[0]
-        .replace(/^i\s+/i, '')
-        .trim()
-        .replace(/(\w+)$/, '$1s')} `;
-    const text = endSentence(subject + thirdPerson(rest));
-    return { kind: 'preference', scope: preferenceScope(rest, explicit), confidence: 'high', text };
-  }
+/** The object of "I like ..." is a reaction ("that", "how you ..."), an echo or about the other person. */
+function reactionObject(rest: string, explicit: boolean): boolean {
+  if (rest.length < 3 || REACTION_OBJECT.test(rest)) return true;
+  if (/\byou\b/i.test(rest) && !ANSWER_STYLE.test(rest)) return true;
+  if (/^(?:to\s+)?(?:you\s+to|if you)\b/i.test(rest)) return true; // "I'd rather you fix X first"
+  return explicit ? POINTER_OBJECT.test(rest) : ECHO_OR_POINTER.test(rest);
+}
+
+/** "My favourite author is ...", "My preferred editor is ...". */
+function statedFavourite(s: string): Proposal | null {
   const m = s.match(
     /^my\s+(?:preference|preferred\s+[\w -]{1,30}?|favou?rite\s+[\w -]{1,30}?)\s+(?:is|are)\s+(.{3,})$/i,
   );
   if (!m || REACTION_OBJECT.test(m[1]!)) return null;
   const text = endSentence(`User's ${thirdPerson(s.slice(3))}`);
   return { kind: 'preference', scope: preferenceScope(s, /^my\s+prefer/i.test(s)), confidence: 'high', text };
+}
+
+export const preference: Rule = (s) => {
+  for (const [pattern, lead, explicit] of PERSONAL_VERBS) {
+    const m = s.match(pattern);
+    if (!m) continue;
+    const rest = s.slice(m[0].length).trim();
+    if (reactionObject(rest, explicit)) return null;
+    // "I always use X" -> "User always uses X"
+    const verbs = m[0].replace(/^i\s+/i, '').trim();
+    const subject = lead || `User ${verbs.replace(/(\w+)$/, '$1s')} `;
+    const text = endSentence(subject + thirdPerson(rest));
+    return { kind: 'preference', scope: preferenceScope(rest, explicit), confidence: 'high', text };
+  }
+  return statedFavourite(s);
 };
 
 const ROLE_NOUN =
   /(?:developer|engineer|programmer|designer|scientist|researcher|student|teacher|professor|manager|architect|analyst|writer|consultant|founder|administrator|admin|maintainer|sre|devops|tester|freelancer|journalist|lawyer|doctor|nurse|accountant)s?\b/i;
-// A working role (engineer, developer, team lead) is profile for every project (content.ts);
-// any other occupation ("I work as a nurse") is kept locally.
-export const profile: Rule = (s) => {
-  let m = s.match(
+type ProfileRule = [RegExp, Scope, Confidence, (m: RegExpMatchArray) => string];
+
+/**
+ * Who the person is. Name, pronouns, language, timezone and a working role (engineer, team
+ * lead: content.ts) are theirs in every project; where they live, their employer or any other
+ * occupation ("I work as a nurse") is kept locally.
+ */
+const PROFILE_RULES: ProfileRule[] = [
+  [
     /^(?:please\s+)?(?:call me|you can call me|refer to me as|address me as)\s+([\p{L}][\p{L}'.-]*(?:\s+[\p{L}][\p{L}'.-]*){0,2})\s*[.!]?$/iu,
-  );
-  if (m)
-    return {
-      kind: 'profile',
-      scope: 'user',
-      confidence: 'high',
-      text: `User wants to be called ${m[1]!.replace(/[.!]+$/, '')}.`,
-    };
-  m = s.match(/^[Mm]y name is\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s*(?:[.!,;]|$|\s+(?:and|but)\b)/u);
-  if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's name is ${m[1]}.` };
-  m = s.match(/^my pronouns are\s+([\p{L}/]+)/iu);
-  if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's pronouns are ${m[1]}.` };
-  m = s.match(/^(?:my time ?zone is|i(?:'m| am) in the)\s+(.{2,40}?)(?:\s+time ?zone)?\s*[.!]?$/i);
-  if (m) return { kind: 'profile', scope: 'user', confidence: 'medium', text: `User's timezone is ${m[1]}.` };
-  m = s.match(/^i(?:'m| am)\s+(?:based|located)\s+in\s+(.{2,60}?)\s*[.!]?$|^i live in\s+(.{2,60}?)\s*[.!]?$/i);
-  // Where someone lives is about them, but not how to answer them: kept locally.
-  if (m) return { kind: 'profile', scope: 'project', confidence: 'medium', text: `User is based in ${m[1] ?? m[2]}.` };
-  m = s.match(/^(?:my native language is|my first language is)\s+([\p{L}]+)/iu);
-  if (m) return { kind: 'profile', scope: 'user', confidence: 'high', text: `User's native language is ${m[1]}.` };
-  const roleMatch = s.match(/^i(?:'m| am)\s+(?:a|an)\s+(.{2,80})$/i) ?? s.match(/^i work as\s+(?:a|an)\s+(.{2,80})$/i);
-  const roleWords = roleMatch?.[1]!.split(/\s+/).slice(0, 5).join(' ') ?? '';
-  if (roleMatch && ROLE_NOUN.test(roleWords)) {
-    return {
-      kind: 'profile',
-      scope: WORK_ROLE.test(roleWords) ? 'user' : 'project',
-      confidence: 'medium',
-      text: endSentence(`User is a ${thirdPerson(roleMatch[1]!)}`),
-    };
-  }
-  m = s.match(/^i work (?:at|for)\s+(\p{Lu}.{1,60})$/u);
-  if (m) return { kind: 'profile', scope: 'user', confidence: 'medium', text: endSentence(`User works at ${m[1]}`) };
-  m = s.match(
+    'user',
+    'high',
+    (m) => `User wants to be called ${m[1]!.replace(/[.!]+$/, '')}.`,
+  ],
+  [
+    /^[Mm]y name is\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,3})\s*(?:[.!,;]|$|\s+(?:and|but)\b)/u,
+    'user',
+    'high',
+    (m) => `User's name is ${m[1]}.`,
+  ],
+  [/^my pronouns are\s+([\p{L}/]+)/iu, 'user', 'high', (m) => `User's pronouns are ${m[1]}.`],
+  [
+    /^(?:my time ?zone is|i(?:'m| am) in the)\s+(.{2,40}?)(?:\s+time ?zone)?\s*[.!]?$/i,
+    'user',
+    'medium',
+    (m) => `User's timezone is ${m[1]}.`,
+  ],
+  [
+    /^(?:i(?:'m| am)\s+(?:based|located)\s+in|i live in)\s+(.{2,60}?)\s*[.!]?$/i,
+    'project',
+    'medium',
+    (m) => `User is based in ${m[1]}.`,
+  ],
+  [
+    /^(?:my native language is|my first language is)\s+([\p{L}]+)/iu,
+    'user',
+    'high',
+    (m) => `User's native language is ${m[1]}.`,
+  ],
+  [/^i work (?:at|for)\s+(\p{Lu}.{1,60})$/u, 'project', 'medium', (m) => endSentence(`User works at ${m[1]}`)],
+  [
     /^i\s+(lead|manage|run|head)\s+(?:the|a|our)\s+((?:[\w-]+\s+){0,3}(?:team|group|department|squad|lab))\b/i,
-  );
-  if (m) {
-    const verb = m[1]!.toLowerCase();
-    return {
-      kind: 'profile',
-      scope: 'user',
-      confidence: 'medium',
-      text: `User ${verb}${verb === 'head' ? 's' : 's'} the ${m[2]}.`,
-    };
+    'user',
+    'medium',
+    (m) => `User ${m[1]!.toLowerCase()}s the ${m[2]}.`,
+  ],
+];
+
+/** "I'm a backend engineer", "I work as a nurse". */
+function role(s: string): Proposal | null {
+  const m = s.match(/^i(?:'m| am)\s+(?:a|an)\s+(.{2,80})$/i) ?? s.match(/^i work as\s+(?:a|an)\s+(.{2,80})$/i);
+  const words = m?.[1]!.split(/\s+/).slice(0, 5).join(' ') ?? '';
+  if (!m || !ROLE_NOUN.test(words)) return null;
+  const text = endSentence(`User is a ${thirdPerson(m[1]!)}`);
+  return { kind: 'profile', scope: WORK_ROLE.test(words) ? 'user' : 'project', confidence: 'medium', text };
+}
+
+export const profile: Rule = (s) => {
+  for (const [pattern, scope, confidence, text] of PROFILE_RULES) {
+    const m = s.match(pattern);
+    if (m) return { kind: 'profile', scope, confidence, text: text(m) };
   }
-  return null;
+  return role(s);
 };
 
 // A pronoun or an ordinal points at something said a moment ago: not durable on its own.
@@ -181,24 +201,37 @@ export function headClause(s: string): string {
   return m ? s.slice(0, m.index + 3) : s;
 }
 
-export const decision: Rule = (s) => {
+/** "I decided to ..." is the user's own choice: written about User, and only when it names what. */
+function personalDecision(s: string, leadIn: string, head: string): Proposal | null {
+  if (POINTER.test(head)) return null;
+  const about = `${leadIn}User${thirdPerson(s.slice(leadIn.length + 1))}`;
+  return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(about)) };
+}
+
+/** "Let's go with ...", or "we decided ..." after a short lead-in that is not a condition. */
+function decisionOpening(s: string): { m: RegExpMatchArray; lead: boolean } | null {
   const lead = s.match(DECISION_LEAD);
-  const clause = lead ? null : s.match(DECISION_CLAUSE);
-  if (clause && /\b(?:if|whether|unless|once|before|until|when)\b/i.test(clause[1]!)) return null;
-  const m = lead ?? clause;
-  if (!m) return null;
+  if (lead) return { m: lead, lead: true };
+  const clause = s.match(DECISION_CLAUSE);
+  if (!clause || /\b(?:if|whether|unless|once|before|until|when)\b/i.test(clause[1]!)) return null;
+  return { m: clause, lead: false };
+}
+
+export const decision: Rule = (s) => {
+  const opening = decisionOpening(s);
+  if (!opening) return null;
+  const { m } = opening;
+  const lead = opening.lead ? m : null;
+  const clause = opening.lead ? null : m;
   const rest = s.slice(m[0].length).replace(/^\s*(?:to|that|on|for|:)?\s*/i, '');
   if (rest.length < 3 || DEICTIC.test(rest)) return null;
   const head = headClause(rest);
   if (HEDGE.test(head) || TRANSIENT.test(head)) return null;
   // "let's use X" alone is as often a one-off step as a decision: it must name a tool or term.
-  if (lead && /\b(?:use|adopt)\b/i.test(lead[0]) && !NAMED_CHOICE.test(head) && !TECHNICAL.test(head)) return null;
-  const personal = clause && /^i\b/i.test(s.slice(clause[1]!.length));
-  if (!personal) return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
-  // "I decided to ..." is the user's own choice: written about User, and only when it names what.
-  if (POINTER.test(head)) return null;
-  const about = `${clause[1]}User${thirdPerson(s.slice(clause[1]!.length + 1))}`;
-  return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(about)) };
+  const vague = !NAMED_CHOICE.test(head) && !TECHNICAL.test(head);
+  if (lead && /\b(?:use|adopt)\b/i.test(lead[0]) && vague) return null;
+  if (clause && /^i\b/i.test(s.slice(clause[1]!.length))) return personalDecision(s, clause[1]!, head);
+  return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
 };
 
 export const convention: Rule = (s) => {
@@ -303,21 +336,23 @@ export const isDoNotKeep = (text: string): boolean => DO_NOT_KEEP.test(text);
  * The explicit statement in one sentence, if any; at most one. `imperative(word)` tells whether
  * a word is a verb in its base form (from the tagger; a regex cannot tell "use" from "saw").
  */
+/** A question, a condition or a code block: never a statement to keep. */
+const askedOrConditional = (s: string): boolean =>
+  !s || s.endsWith('?') || QUESTION.test(s) || /`{3}/.test(s) || /^(?:if|when|unless|whether)\b/i.test(s);
+
 export function proposeForSentence(raw: string, imperative: (word: string) => boolean = () => true): Proposal | null {
   let s = stripFillers(raw);
-  if (!s || s.endsWith('?') || QUESTION.test(s) || /`{3}/.test(s)) return null;
+  if (askedOrConditional(s)) return null;
   const durable = DURABLE_PREFIX.test(s);
   if (durable) s = s.replace(DURABLE_PREFIX, '').trim();
-  if (/^(?:if|when|unless|whether)\b/i.test(s)) return null;
+  if (askedOrConditional(s)) return null;
   // A decision may carry a hedged reason ("... since Redux is probably overkill"); it checks its own head.
   const d = decision(s);
   if (d) return d;
   if (HEDGE.test(s) || TRANSIENT.test(s)) return null;
   const standing = s.match(/^(?:please\s+)?(?:always|never|(?:do not|don'?t) ever)\s+([\p{L}'-]+)/iu);
   if (durable || standing) {
-    const personal = preference(s) ?? profile(s);
-    if (personal) return personal;
-    return standingInstruction(s, durable, standing ? imperative(standing[1]!) : true);
+    return preference(s) ?? profile(s) ?? standingInstruction(s, durable, !standing || imperative(standing[1]!));
   }
   for (const rule of RULES) {
     const p = rule(s);

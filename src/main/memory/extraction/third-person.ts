@@ -1,4 +1,4 @@
-import { textOf, type Token } from './nlp';
+import type { Token } from './nlp';
 
 /**
  * Rewrites a first-person clause so it reads correctly out of context, about "User": "I love
@@ -54,39 +54,44 @@ function conjugateHead(t: Token): string | null {
   return thirdPersonSingular(base);
 }
 
+interface RewriteState {
+  headDone: boolean;
+  /** The previous word was a later "I" ("since I was a kid"): its verb agrees with "they". */
+  laterSubject: boolean;
+}
+
+/** One token after the subject, as it reads about User. */
+function rewriteToken(t: Token, state: RewriteState): string {
+  if (!state.headDone && (t.pos === 'AUX' || t.pos === 'VERB')) {
+    state.headDone = true;
+    return conjugateHead(t) ?? spelled(t);
+  }
+  if (t.pos === 'PRON' && LATER_FIRST_PERSON[t.lower] && (t.lower !== 'i' || t.text === 'I')) {
+    state.laterSubject = t.lower === 'i';
+    return LATER_FIRST_PERSON[t.lower]!;
+  }
+  if (state.laterSubject && (t.lower === 'was' || t.lower === 'am' || t.lower === "'m")) {
+    state.laterSubject = false;
+    return t.lower === 'was' ? 'were' : 'are';
+  }
+  if (t.pos !== 'ADV') state.laterSubject = false;
+  return spelled(t);
+}
+
+/** Spelled-out contractions need the space the contraction did not have; a possessive keeps none. */
+function spaceBefore(t: Token): string {
+  const possessive = t.lower === "'s" && t.pos !== 'AUX';
+  return t.space === '' && /^'|^n't$/i.test(t.text) && !possessive ? ' ' : t.space;
+}
+
 /**
  * `tokens[subject]` is "I" (or "my" for a possessive subject such as "my sister"); rewrites
  * tokens [subject, end) about User.
  */
 export function aboutUser(tokens: Token[], subject: number, end = tokens.length): string {
-  const out: string[] = [];
-  let headDone = tokens[subject]!.lower === 'my';
-  let laterSubject = false;
-  for (let i = subject; i < end; i++) {
-    const t = tokens[i]!;
-    const space = i === subject ? '' : t.space;
-    let word: string;
-    if (i === subject) word = t.lower === 'my' ? "User's" : 'User';
-    else if (!headDone && (t.pos === 'AUX' || t.pos === 'VERB')) {
-      word = conjugateHead(t) ?? spelled(t);
-      headDone = true;
-    } else if (t.pos === 'PRON' && LATER_FIRST_PERSON[t.lower] && (t.lower !== 'i' || t.text === 'I')) {
-      word = LATER_FIRST_PERSON[t.lower]!;
-      laterSubject = t.lower === 'i';
-    } else if (laterSubject && (t.lower === 'was' || t.lower === 'am' || t.lower === "'m")) {
-      // "... since I was a kid" -> "since they were a kid"
-      word = t.lower === 'was' ? 'were' : 'are';
-      laterSubject = false;
-    } else {
-      word = spelled(t);
-      if (t.pos !== 'ADV') laterSubject = false;
-    }
-    // Spelled-out contractions need the space the contraction did not have.
-    const possessive = t.lower === "'s" && t.pos !== 'AUX';
-    const needsSpace = space === '' && i > subject && /^'|^n't$/i.test(t.text) && !possessive;
-    out.push((needsSpace ? ' ' : space) + word);
-  }
+  const first = tokens[subject]!;
+  const state: RewriteState = { headDone: first.lower === 'my', laterSubject: false };
+  const out = [first.lower === 'my' ? "User's" : 'User'];
+  for (let i = subject + 1; i < end; i++) out.push(spaceBefore(tokens[i]!) + rewriteToken(tokens[i]!, state));
   return out.join('').replace(/\s+([,.;:!?])/g, '$1');
 }
-
-export { textOf };

@@ -155,13 +155,13 @@ describe('every candidate is validated before it is stored', () => {
     expect(scopeOf("We'll use Zustand for state; Redux is too heavy.")).toMatchObject({ scope: 'project' });
     expect(facts.map((f) => f.text)).not.toContain('User prefers tabs.');
 
-    // A person adding the same rule by hand at user scope gets the same coercion.
+    // A person who files a fact by hand chooses its scope: only the kind rule applies there.
     const manual = await e.run('facts.add', {
       sessionId: s.id,
-      text: 'Always run prettier on our repo before committing.',
+      text: 'Prefers dark terminal themes everywhere.',
       kind: 'preference',
       scope: 'user',
     });
-    expect(manual.fact).toMatchObject({ scope: 'project', coercionReason: 'work-content-not-user' });
+    expect(manual.fact).toMatchObject({ scope: 'user', coercionReason: null });
   });
 });

@@ -45,7 +45,7 @@ export const factHandlers: Handlers<typeof factCommands> = {
           kind: input.kind,
           confidence: input.confidence,
           origin: 'manual',
-          target: coerceScope(scopes, input.scope, input.kind, input.text),
+          target: coerceScope(scopes, input.scope, input.kind),
           sessionId: input.sessionId,
           messageId: input.messageId ?? null,
         },

@@ -69,9 +69,9 @@ export interface CoercedScope {
 
 /**
  * Where a fact asked for at `requested` is stored. User scope is only for explicit durable
- * preferences and profile facts about the person; a technical kind asked for at user scope, a
- * preference whose text is about a codebase, tool, project or workflow ("Never use default
- * exports in this codebase"), or any scope the session does not have, falls back to the first
+ * preferences and profile facts about the person; a technical kind asked for at user scope, an
+ * extracted preference (`text` given) about a codebase, tool, project or workflow ("Never use
+ * default exports in this codebase"), or any scope the session does not have, falls back to the first
  * available of project, workspace, folder, session (session always exists, so nothing lands at
  * user scope by accident).
  */

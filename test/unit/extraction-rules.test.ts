@@ -123,6 +123,19 @@ describe('personal statements', () => {
   });
 });
 
+describe('summaries', () => {
+  it("a compaction summary's assistant lines are never the user's facts", () => {
+    const summary = [
+      'Summary of the earlier conversation (messages #1–#4, 4 messages).',
+      '- User: We decided to use Postgres for the events table.',
+      "- Assistant: Let's go with Zustand. I always prefer small libraries.",
+      '- Tool output: never use default exports',
+    ].join('\n');
+    const got = extractSync({ entries: [{ messageId: 's', seq: 5, role: 'summary', text: summary }] });
+    expect(got.map((c) => c.text)).toEqual(['We decided to use Postgres for the events table.']);
+  });
+});
+
 describe('loading', () => {
   it('the CLI does not load the English model until something is extracted', () => {
     const root = path.resolve(__dirname, '../..');

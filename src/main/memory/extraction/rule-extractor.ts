@@ -58,6 +58,19 @@ export function withDateIfRelative(text: string, createdAt: number | undefined):
   return `${text.replace(/[.!]+$/, '')} (said on ${when}).`;
 }
 
+/**
+ * The built-in compaction summary quotes every message with its speaker ("- Assistant: ..."):
+ * only the user's lines are the user's; the assistant's, tools' and the header are not.
+ */
+function summaryLines(text: string): string {
+  return text
+    .split(/\n+/)
+    .filter((line) => !/^\s*(?:-\s*)?(?:assistant|tool output|system)\b[^:]{0,20}:/i.test(line))
+    .filter((line) => !/^\s*summary of the earlier conversation\b/i.test(line))
+    .map((line) => line.replace(/^\s*(?:-\s*)?(?:user|prior summary):\s*/i, ''))
+    .join('\n');
+}
+
 function lineSentences(text: string): Sentence[] {
   return text
     .split(/\n+/)
@@ -121,7 +134,8 @@ function proposalsFor(entry: TranscriptEntry, order: { n: number }): Proposal[] 
   const out: Proposal[] = [];
   // A reply that opens by thanking the other person mostly restates what was already said.
   const penalty = REPLY_TO_PRAISE.test(entry.text) ? 0.5 : 0;
-  for (const sentence of lineSentences(entry.text)) {
+  const text = entry.role === 'summary' ? summaryLines(entry.text) : entry.text;
+  for (const sentence of lineSentences(text)) {
     const explicit = explicitIn(sentence, entry, order);
     if (explicit.length) out.push(...explicit);
     // Summaries are written about the user already; only the user's own words are first person.

@@ -99,6 +99,14 @@ describe('personal statements', () => {
     ]);
   });
 
+  it('"we" is kept only for a plain past event, with no referent left to resolve', () => {
+    expect(said('We drove up the coast and camped at three national parks.')).toEqual([
+      ['fact', 'project', 'User and others drove up the coast and camped at three national parks.'],
+    ]);
+    expect(said('We can do it together!')).toEqual([]);
+    expect(said('We decided to keep the old parser for now.')).toEqual([]);
+  });
+
   it('a relative time is dated from the message, so the fact reads right later', () => {
     const at = Date.UTC(2024, 2, 9, 15, 0);
     const got = extractSync({

@@ -240,11 +240,12 @@ const SUBJECT_PRONOUNS = new Set(['he', 'she', 'it', 'they', 'we', 'this', 'that
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'NUM']);
 const BE_COMPLEMENT = new Set(['DET', 'NOUN', 'PROPN', 'NUM', 'ADP']);
 
-/** Index of the speaker as subject ("I", or "my" + noun), after openers; -1 when there is none. */
+/** Index of the speaker as subject ("I", "we", or "my" + noun), after openers; -1 when there is none. */
 function findSubject(tokens: Token[]): number {
   for (let i = 0; i < Math.min(tokens.length, 8); i++) {
     const t = tokens[i]!;
     if (t.lower === 'i' && t.text === 'I') return i;
+    if (t.lower === 'we' && t.pos === 'PRON') return i;
     if (t.lower === 'my' && tokens[i + 1]?.pos === 'NOUN') return i;
     const skippable = t.pos === 'PUNCT' || t.pos === 'INTJ' || OPENERS.has(t.lower) || (t.pos === 'PROPN' && i < 3);
     if (!skippable) return afterLeadIn(tokens, i);
@@ -364,6 +365,9 @@ function judgeBe(after: Token[]): number {
   return first.pos === 'ADP' ? 1.5 : 1;
 }
 
+/** "for now", "this time": said to hold only for a while. */
+const PROVISIONAL = /\b(?:for now|for the moment|for the time being|temporarily|this time|just this once)\b/;
+
 /** About the other person, an echo, a pointer, a hypothetical, a plan, a denial or reported speech. */
 function notAboutTheirLife(tokens: Token[], subject: number, end: number, group: VerbGroup): boolean {
   const clause = tokens.slice(subject, end);
@@ -371,6 +375,7 @@ function notAboutTheirLife(tokens: Token[], subject: number, end: number, group:
   if (tokens.some((t) => HYPOTHETICAL.has(t.lower))) return true;
   if (group.auxiliaries.some((a) => HYPOTHETICAL.has(a) || a === 'can' || a === 'will' || a === 'shall')) return true;
   if (isFuture(tokens, subject, group) || intends(tokens, group) || group.negated) return true;
+  if (PROVISIONAL.test(tokens.map((t) => t.lower).join(' '))) return true;
   return tokens.some((t, i) => REPORTING.has(t.lemma) && t.pos === 'VERB' && i !== group.head);
 }
 
@@ -379,6 +384,16 @@ const concrete = (t: Token) =>
   CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower) && !VAGUE_NOUNS.test(t.lower);
 
 /** Reject what is not a statement about the speaker's life; otherwise how strong it is. */
+/**
+ * Something done, going on for a while ("I'm learning German") or a habit ("I teach maths") is
+ * news about their life; a modal or an intention never gets this far.
+ */
+function settled(head: Token, group: VerbGroup): boolean {
+  const ongoing = group.auxiliaries.includes('be') && head.lower.endsWith('ing');
+  const habitual = group.auxiliaries.length === 0 && head.lower === head.lemma;
+  return isPast(head) || group.auxiliaries.includes('have') || ongoing || habitual;
+}
+
 function judge(tokens: Token[], subject: number, end: number, group: VerbGroup): number {
   if (notAboutTheirLife(tokens, subject, end, group)) return 0;
   const head = tokens[group.head]!;
@@ -387,14 +402,11 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   if (!first || (BARE_PRONOUNS.has(first.lower) && !after.some((t) => CONTENT_POS.has(t.pos)))) return 0;
   const content = after.filter(concrete).length;
   if (content === 0) return 0;
+  // "We" is the user with people the conversation knows; only a plain past event of theirs is kept.
+  if (tokens[subject]!.lower === 'we' && !(isPast(head) && group.auxiliaries.length === 0)) return 0;
   if (group.lemma === 'be') return judgeBe(after);
   if (NOT_A_FACT.has(group.lemma)) return 0;
-  // Something done, going on for a while ("I'm learning German") or a habit ("I teach maths")
-  // is news about their life; a modal or an intention never got this far.
-  const ongoing = group.auxiliaries.includes('be') && head.lower.endsWith('ing');
-  const habitual = group.auxiliaries.length === 0 && head.lower === head.lemma;
-  const settled = isPast(head) || group.auxiliaries.includes('have') || ongoing || habitual;
-  return 1 + Math.min(content, 3) * 0.5 + (settled ? 0.5 : 0);
+  return 1 + Math.min(content, 3) * 0.5 + (settled(head, group) ? 0.5 : 0);
 }
 
 function statementAt(tokens: Token[], subject: number): { statement: PersonalStatement | null; end: number } | null {

@@ -2,7 +2,8 @@ import type { Token } from './nlp';
 
 /**
  * Rewrites a first-person clause so it reads correctly out of context, about "User": "I love
- * hiking with my dog" -> "User loves hiking with their dog". The subject's verb is put in the
+ * hiking with my dog" -> "User loves hiking with their dog"; "We drove to the coast" -> "User and
+ * others drove to the coast". The subject's verb is put in the
  * third person singular from the tagger's lemma; later first-person words become they/them/their.
  */
 
@@ -24,6 +25,10 @@ const LATER_FIRST_PERSON: Record<string, string> = {
   my: 'their',
   mine: 'theirs',
   myself: 'themselves',
+  our: 'their',
+  ours: 'theirs',
+  us: 'them',
+  ourselves: 'themselves',
 };
 
 /** "study" -> "studies", "watch" -> "watches", "love" -> "loves". */
@@ -91,7 +96,8 @@ function spaceBefore(t: Token): string {
 export function aboutUser(tokens: Token[], subject: number, end = tokens.length): string {
   const first = tokens[subject]!;
   const state: RewriteState = { headDone: first.lower === 'my', laterSubject: false };
-  const out = [first.lower === 'my' ? "User's" : 'User'];
+  // "We" has no referent out of context: the user and whoever they were with.
+  const out = [first.lower === 'my' ? "User's" : first.lower === 'we' ? 'User and others' : 'User'];
   for (let i = subject + 1; i < end; i++) out.push(spaceBefore(tokens[i]!) + rewriteToken(tokens[i]!, state));
   return out.join('').replace(/\s+([,.;:!?])/g, '$1');
 }

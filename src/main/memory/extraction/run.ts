@@ -59,6 +59,17 @@ function evidenceMessage(window: TranscriptWindow, messageId: string | null): st
   return lastAssistant?.messageId ?? window.entries[window.entries.length - 1]?.messageId ?? null;
 }
 
+/** Reasons only: a rejected candidate may be a secret, so its text is never logged. */
+function warnRejections(deps: RunDeps, sessionId: string, rejected: { reason: string }[]): void {
+  if (rejected.length === 0) return;
+  const counts: Record<string, number> = {};
+  for (const r of rejected) counts[r.reason] = (counts[r.reason] ?? 0) + 1;
+  const reasons = Object.entries(counts)
+    .map(([reason, n]) => `${reason} x${n}`)
+    .join(', ');
+  deps.warn(`extraction: session ${sessionId}: rejected ${rejected.length} candidate(s): ${reasons}`);
+}
+
 function describeFailure(e: unknown, signal: AbortSignal): string {
   if (signal.aborted || (e instanceof LlmError && e.kind === 'cancelled')) return CANCELLED;
   if (e instanceof LlmError && e.kind === 'timeout') return `LLM timeout: ${e.message}`;
@@ -177,15 +188,7 @@ export async function runExtraction(
     result.factsReinforced += committed.reinforced;
     result.rejected += committed.rejected.length;
     for (const r of committed.rejected) result.rejections[r.reason] = (result.rejections[r.reason] ?? 0) + 1;
-    if (committed.rejected.length) {
-      // Reasons only: a rejected candidate may be a secret, so its text is never logged.
-      const counts: Record<string, number> = {};
-      for (const r of committed.rejected) counts[r.reason] = (counts[r.reason] ?? 0) + 1;
-      const reasons = Object.entries(counts)
-        .map(([reason, n]) => `${reason} x${n}`)
-        .join(', ');
-      deps.warn(`extraction: session ${sessionId}: rejected ${committed.rejected.length} candidate(s): ${reasons}`);
-    }
+    warnRejections(deps, sessionId, committed.rejected);
     result.cursorSeq = current.window.lastSeq;
     result.behind = current.window.truncated && committed.next === null && !more;
     claim = committed.next;

@@ -4,7 +4,8 @@
  * every session through `extraction.run` (the engine's real path, every window), and the stored
  * facts are scored against the gold turns (see test/bench/locomo/extraction.ts).
  *
- * Options: --data FILE (default ../shared/bench/locomo-dev.json), --only ID,ID (a subset),
+ * Options (run the file directly to pass them: `npx tsx test/bench/locomo-extraction.bench.ts
+ * --check conv-42,conv-43`): --data FILE (default ../shared/bench/locomo-dev.json), --only ID,ID (a subset),
  * --check ID,ID (also print these conversations and the others as two separate groups, to see
  * whether what was tuned on one group holds on the other), --show (print every stored fact and
  * missed gold turn id to the console for inspection; nothing is written to disk).

@@ -25,7 +25,7 @@ export const MESSAGE_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
 /** Why a stored fact sits at another scope than the one asked for. */
-export const COERCION_REASONS = ['technical-kind-not-user', 'scope-unavailable'] as const;
+export const COERCION_REASONS = ['technical-kind-not-user', 'work-content-not-user', 'scope-unavailable'] as const;
 export type CoercionReason = (typeof COERCION_REASONS)[number];
 
 export const FACT_TEXT_MAX = 500;

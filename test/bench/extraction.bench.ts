@@ -15,9 +15,10 @@ import { writeTx } from '../../src/main/store/db';
 import { insertSession } from '../../src/main/store/sessions';
 import { appendMessage } from '../../src/main/store/messages';
 import { newId } from '../../src/shared/ids';
-import { extractSync } from '../../src/main/memory/extraction/rule-extractor';
+import { extractSync, loadEnglish } from '../../src/main/memory/extraction/rule-extractor';
 import type { TranscriptEntry } from '../../src/main/memory/extraction/types';
 import { labelledSnippets } from '../fixtures/extraction-labelled';
+import { formatLabelled, scoreLabelled } from '../helpers/labelled-score';
 import { writeLegacyNotes } from '../fixtures/legacy-notes';
 
 const LINES = [
@@ -54,26 +55,10 @@ function ruleThroughput() {
 }
 
 function labelledScore() {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  for (const snippet of labelledSnippets) {
-    const got = extractSync({
-      entries: snippet.messages.map((m, i) => ({ messageId: `m${i}`, seq: i + 1, role: m.role, text: m.content })),
-    });
-    const used = new Set<number>();
-    for (const g of got) {
-      const i = snippet.expected.findIndex(
-        (e, j) => !used.has(j) && e.kind === g.kind && g.text.toLowerCase().includes(e.includes),
-      );
-      if (i >= 0) (used.add(i), tp++);
-      else fp++;
-    }
-    fn += snippet.expected.length - used.size;
+  for (const style of ['coding', 'personal'] as const) {
+    console.log(formatLabelled(`labelled ${style}`, scoreLabelled(labelledSnippets.filter((s) => s.style === style))));
   }
-  console.log(
-    `rule extractor on ${labelledSnippets.length} labelled snippets: precision ${(tp / (tp + fp)).toFixed(3)}, recall ${(tp / (tp + fn)).toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn})`,
-  );
+  console.log(formatLabelled('labelled, both styles', scoreLabelled()));
 }
 
 async function endToEnd(home: string) {
@@ -179,6 +164,9 @@ async function legacyImport(home: string) {
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'evoflux-bench-extraction-'));
   try {
+    const t0 = performance.now();
+    await loadEnglish();
+    console.log(`English model (wink-nlp) loaded on first use in ${Math.round(performance.now() - t0)} ms`);
     ruleThroughput();
     labelledScore();
     await endToEnd(path.join(dir, 'e2e'));

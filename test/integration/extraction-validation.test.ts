@@ -84,4 +84,84 @@ describe('every candidate is validated before it is stored', () => {
     expect(log).toMatch(/rejected 5 candidate\(s\): secret:openai-key x1/);
     for (const secret of [openaiKey, 'hunter2', 's3cret']) expect(log).not.toContain(secret);
   });
+
+  it('the model gets the same rules and its answers the same checks: right subject, right scope, nothing that hangs on a pronoun', async () => {
+    const e = engine();
+    const s = await e.run('sessions.create', { projectId: 'mobile' });
+    const say = (role: 'user' | 'assistant', content: string) =>
+      e.run('messages.add', { sessionId: s.id, role, content });
+    const intro = await say(
+      'user',
+      'My name is Dana and I lead the mobile team. I prefer short answers with the code first. Never use default exports in this codebase.',
+    );
+    const reply = await say('assistant', 'Noted. I always prefer tabs, by the way. Zustand or Redux?');
+    const choice = await say('user', "We'll use Zustand for state, Redux is too heavy for this app.");
+    server.enqueue(
+      memoriesReply([
+        { content: "User's name is Dana.", kind: 'profile', scope: 'user', message: intro.seq },
+        { content: 'User leads the mobile team.', kind: 'profile', scope: 'user', message: intro.seq },
+        {
+          content: 'User prefers short answers with the code first.',
+          kind: 'preference',
+          scope: 'user',
+          message: intro.seq,
+        },
+        // The model put a codebase rule at user scope: it must land in the project.
+        {
+          content: 'Never use default exports in this codebase.',
+          kind: 'preference',
+          scope: 'user',
+          message: intro.seq,
+        },
+        // The assistant's own taste is not the user's preference.
+        { content: 'User prefers tabs.', kind: 'preference', scope: 'user', message: reply.seq },
+        { content: 'User likes them.', kind: 'preference', scope: 'user', message: choice.seq },
+        {
+          content: 'It must be really putting the team to the test.',
+          kind: 'fact',
+          scope: 'project',
+          message: choice.seq,
+        },
+        {
+          content: "We'll use Zustand for state; Redux is too heavy.",
+          kind: 'decision',
+          scope: 'project',
+          message: choice.seq,
+        },
+      ]),
+    );
+    const before = server.requests.length;
+    const r = await e.run('extraction.run', { sessionId: s.id });
+    expect(r.rejections).toEqual({ 'assistant-line': 1, pronoun: 2 });
+    expect(r.factsStored).toBe(5);
+
+    const prompt = server.requests[before]!.body.messages[0].content as string;
+    expect(prompt).toContain('What the assistant says is never stored as the user');
+    expect(prompt).toContain('even when phrased as "never" or "always"');
+    expect(prompt).toMatch(/greetings, thanks, small talk, exclamations, questions, reactions/);
+    expect(prompt).toContain(`[#${reply.seq}] Assistant: Noted.`);
+
+    const facts = (await e.run('facts.list', { limit: 50 })).facts;
+    const scopeOf = (text: string) => facts.find((f) => f.text === text);
+    expect(scopeOf("User's name is Dana.")).toMatchObject({ scope: 'user', kind: 'profile' });
+    expect(scopeOf('User leads the mobile team.')).toMatchObject({ scope: 'user', kind: 'profile' });
+    expect(scopeOf('User prefers short answers with the code first.')).toMatchObject({ scope: 'user' });
+    expect(scopeOf('Never use default exports in this codebase.')).toMatchObject({
+      scope: 'project',
+      scopeKey: 'mobile',
+      requestedScope: 'user',
+      coercionReason: 'work-content-not-user',
+    });
+    expect(scopeOf("We'll use Zustand for state; Redux is too heavy.")).toMatchObject({ scope: 'project' });
+    expect(facts.map((f) => f.text)).not.toContain('User prefers tabs.');
+
+    // A person who files a fact by hand chooses its scope: only the kind rule applies there.
+    const manual = await e.run('facts.add', {
+      sessionId: s.id,
+      text: 'Prefers dark terminal themes everywhere.',
+      kind: 'preference',
+      scope: 'user',
+    });
+    expect(manual.fact).toMatchObject({ scope: 'user', coercionReason: null });
+  });
 });

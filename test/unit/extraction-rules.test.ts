@@ -1,55 +1,164 @@
-import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { labelledSnippets } from '../fixtures/extraction-labelled';
-import { extractSync, proposeForSentence, ruleExtractor } from '../../src/main/memory/extraction/rule-extractor';
-import type { TranscriptEntry } from '../../src/main/memory/extraction/types';
+import {
+  extractSync,
+  loadEnglish,
+  ruleExtractor,
+  withDateIfRelative,
+} from '../../src/main/memory/extraction/rule-extractor';
+import { proposeForSentence } from '../../src/main/memory/extraction/statement-rules';
+import { entriesOf, formatLabelled, scoreLabelled, storedFor } from '../helpers/labelled-score';
 
-const entriesOf = (messages: { role: 'user' | 'assistant'; content: string }[]): TranscriptEntry[] =>
-  messages.map((m, i) => ({ messageId: `m${i + 1}`, seq: i + 1, role: m.role, text: m.content }));
+beforeAll(async () => {
+  await loadEnglish();
+});
 
-/** Precision and recall of the rule extractor over the labelled set (kind + phrase must match). */
-export function scoreLabelledSet() {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  const misses: string[] = [];
-  for (const s of labelledSnippets) {
-    const got = extractSync({ entries: entriesOf(s.messages) });
-    const used = new Set<number>();
-    for (const g of got) {
-      const i = s.expected.findIndex(
-        (e, j) => !used.has(j) && e.kind === g.kind && g.text.toLowerCase().includes(e.includes),
-      );
-      if (i >= 0) (used.add(i), tp++);
-      else (fp++, misses.push(`false positive in ${s.id}: ${g.kind} "${g.text}"`));
-    }
-    s.expected.forEach((e, j) => {
-      if (!used.has(j)) (fn++, misses.push(`missed in ${s.id}: ${e.kind} "${e.includes}"`));
-    });
-  }
-  return { tp, fp, fn, precision: tp / (tp + fp), recall: tp / (tp + fn), misses };
-}
+const said = (text: string) =>
+  extractSync({ entries: [{ messageId: 'm1', seq: 1, role: 'user', text }] }).map((c) => [c.kind, c.scope, c.text]);
 
 describe('rule extractor on the labelled set', () => {
-  it('has at least 40 snippets, positives and negatives', () => {
-    expect(labelledSnippets.length).toBeGreaterThanOrEqual(40);
-    expect(labelledSnippets.filter((s) => s.expected.length === 0).length).toBeGreaterThanOrEqual(15);
+  it('has at least 200 snippets in two styles, with hard negatives in each', () => {
+    expect(labelledSnippets.length).toBeGreaterThanOrEqual(200);
     expect(new Set(labelledSnippets.map((s) => s.id)).size).toBe(labelledSnippets.length);
+    for (const style of ['coding', 'personal'] as const) {
+      const ofStyle = labelledSnippets.filter((s) => s.style === style);
+      expect(ofStyle.length, style).toBeGreaterThanOrEqual(80);
+      expect(ofStyle.filter((s) => s.expected.length === 0).length, style).toBeGreaterThanOrEqual(40);
+    }
   });
 
-  it('is precise rather than eager: precision >= 0.95, recall >= 0.85', () => {
-    const score = scoreLabelledSet();
-    console.log(
-      `rule extractor on ${labelledSnippets.length} labelled snippets: precision ${score.precision.toFixed(3)}, ` +
-        `recall ${score.recall.toFixed(3)} (tp ${score.tp}, fp ${score.fp}, fn ${score.fn})\n  ${score.misses.join('\n  ')}`,
-    );
-    expect(score.precision).toBeGreaterThanOrEqual(0.95);
-    expect(score.recall).toBeGreaterThanOrEqual(0.85);
+  // The set is written by the people who write the rules, so it flatters them: the thresholds
+  // leave room for a few honest misses (indirect phrasings are in the set on purpose) but none
+  // for junk. The LoCoMo bench is the figure that counts.
+  it('is precise rather than eager: precision >= 0.95, recall >= 0.85 in each style; nothing wrongly user-wide', () => {
+    for (const style of ['coding', 'personal'] as const) {
+      const score = scoreLabelled(labelledSnippets.filter((s) => s.style === style));
+      console.log(`${formatLabelled(style, score)}\n  ${score.misses.join('\n  ')}`);
+      expect(score.precision, style).toBeGreaterThanOrEqual(0.95);
+      expect(score.recall, style).toBeGreaterThanOrEqual(0.85);
+      expect(score.userScopeJunk, style).toBe(0);
+    }
   });
 
   it('yields nothing for every negative snippet', () => {
     for (const s of labelledSnippets.filter((x) => x.expected.length === 0)) {
-      expect(extractSync({ entries: entriesOf(s.messages) }), s.id).toEqual([]);
+      expect(storedFor(s), s.id).toEqual([]);
     }
+  });
+});
+
+describe("the issue's quoted failures", () => {
+  it('keeps the preference, the profile and the decision it used to drop', () => {
+    expect(said('I prefer short answers with the code first.')).toEqual([
+      ['preference', 'user', 'User prefers short answers with the code first.'],
+    ]);
+    expect(said('My name is Dana and I lead the mobile team.')).toEqual([
+      ['profile', 'user', "User's name is Dana."],
+      ['profile', 'user', 'User leads the mobile team.'],
+    ]);
+    expect(said("we'll use Zustand for state, since Redux is probably overkill")).toEqual([
+      ['decision', 'project', "We'll use Zustand for state, since Redux is probably overkill."],
+    ]);
+  });
+
+  it('a codebase rule phrased as "never" goes to the project', () => {
+    expect(said('Never use default exports in this codebase.')).toEqual([
+      ['constraint', 'project', 'Never use default exports in this codebase.'],
+    ]);
+  });
+
+  it('small talk, reactions and pointers yield nothing', () => {
+    for (const text of [
+      'Always good chatting with you.',
+      'Never saw this coming.',
+      'It must be really putting your coding skills to the test.',
+      'I like them.',
+      'Thanks so much, see you soon!',
+      "I'd love to try that someday.",
+      'She said she always runs at dawn.',
+    ]) {
+      expect(said(text), text).toEqual([]);
+    }
+  });
+});
+
+describe('personal statements', () => {
+  it('are kept locally and rewritten about User, in the third person', () => {
+    expect(said('I moved to Boston and I study biology at night.')).toEqual([
+      ['fact', 'project', 'User moved to Boston.'],
+      ['fact', 'project', 'User studies biology at night.'],
+    ]);
+    expect(said("I'm training for a marathon with my brother.")).toEqual([
+      ['fact', 'project', 'User is training for a marathon with their brother.'],
+    ]);
+    expect(said('I work as a nurse.')).toEqual([['profile', 'project', 'User is a nurse.']]);
+    expect(said('Lost my job at the bank in January, so things are tight.')).toEqual([
+      ['fact', 'project', 'User lost their job at the bank in January.'],
+    ]);
+  });
+
+  it('"we" is kept only for a plain past event, with no referent left to resolve', () => {
+    expect(said('We drove up the coast and camped at three national parks.')).toEqual([
+      ['fact', 'project', 'User and others drove up the coast and camped at three national parks.'],
+    ]);
+    expect(said('We can do it together!')).toEqual([]);
+    expect(said('We decided to keep the old parser for now.')).toEqual([]);
+  });
+
+  it('a relative time is dated from the message, so the fact reads right later', () => {
+    const at = Date.UTC(2024, 2, 9, 15, 0);
+    const got = extractSync({
+      entries: [
+        { messageId: 'm1', seq: 1, role: 'user', text: 'I adopted a rescue greyhound last week.', createdAt: at },
+      ],
+    });
+    expect(got.map((c) => c.text)).toEqual(['User adopted a rescue greyhound last week (said on 9 March 2024).']);
+    expect(withDateIfRelative('User lives in Oslo.', at)).toBe('User lives in Oslo.');
+  });
+
+  it('when a window holds more than eight, explicit statements win over personal ones', () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `I visited museum number ${i + 1} in Paris.`);
+    const got = extractSync({
+      entries: entriesOf([
+        ...lines.map((content) => ({ role: 'user' as const, content })),
+        { role: 'user', content: 'We decided to use Postgres for the events table.' },
+      ]),
+    });
+    expect(got).toHaveLength(8);
+    expect(got.some((c) => c.kind === 'decision')).toBe(true);
+  });
+});
+
+describe('summaries', () => {
+  it("a compaction summary's assistant lines are never the user's facts", () => {
+    const summary = [
+      'Summary of the earlier conversation (messages #1–#4, 4 messages).',
+      '- User: We decided to use Postgres for the events table.',
+      "- Assistant: Let's go with Zustand. I always prefer small libraries.",
+      '- Tool output: never use default exports',
+    ].join('\n');
+    const got = extractSync({ entries: [{ messageId: 's', seq: 5, role: 'summary', text: summary }] });
+    expect(got.map((c) => c.text)).toEqual(['We decided to use Postgres for the events table.']);
+  });
+});
+
+describe('loading', () => {
+  it('the CLI does not load the English model until something is extracted', () => {
+    const root = path.resolve(__dirname, '../..');
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--require',
+        'tsx/cjs',
+        '-e',
+        "require('./src/main/cli.ts'); process.stdout.write(String(Object.keys(require.cache).filter((k) => k.includes('wink')).length))",
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('0');
   });
 });
 

@@ -3,6 +3,7 @@ import { getSession } from '../store/sessions';
 import { FALLBACK_SCOPES, USER_SCOPE_KINDS, type CoercionReason, type FactKind, type Scope } from '../../shared/domain';
 import type { ScopeRef, SessionRecord } from '../../shared/schemas';
 import { notFound } from '../../shared/errors';
+import { WORK_ROLE, isWorkContent } from './extraction/content';
 
 /**
  * What one session may see and write.
@@ -68,14 +69,20 @@ export interface CoercedScope {
 
 /**
  * Where a fact asked for at `requested` is stored. User scope is only for explicit durable
- * preferences and profile facts; a technical kind asked for at user scope, or any scope the
- * session does not have, falls back to the first available of project, workspace, folder,
- * session (session always exists, so nothing lands at user scope by accident).
+ * preferences and profile facts about the person; a technical kind asked for at user scope, an
+ * extracted preference (`text` given) about a codebase, tool, project or workflow ("Never use
+ * default exports in this codebase"), or any scope the session does not have, falls back to the first
+ * available of project, workspace, folder, session (session always exists, so nothing lands at
+ * user scope by accident).
  */
-export function coerceScope(scopes: SessionScopes, requested: Scope, kind: FactKind): CoercedScope {
+export function coerceScope(scopes: SessionScopes, requested: Scope, kind: FactKind, text?: string): CoercedScope {
   if (requested === 'user') {
-    if (USER_SCOPE_KINDS.includes(kind)) return { scope: 'user', key: '', coercion: null };
-    return fallback(scopes, requested, 'technical-kind-not-user');
+    if (!USER_SCOPE_KINDS.includes(kind)) return fallback(scopes, requested, 'technical-kind-not-user');
+    const workRole = kind === 'profile' && text !== undefined && WORK_ROLE.test(text);
+    if (text !== undefined && !workRole && isWorkContent(text)) {
+      return fallback(scopes, requested, 'work-content-not-user');
+    }
+    return { scope: 'user', key: '', coercion: null };
   }
   const key = scopes.writable[requested];
   if (key !== undefined) return { scope: requested, key, coercion: null };

@@ -59,6 +59,17 @@ function evidenceMessage(window: TranscriptWindow, messageId: string | null): st
   return lastAssistant?.messageId ?? window.entries[window.entries.length - 1]?.messageId ?? null;
 }
 
+/** Reasons only: a rejected candidate may be a secret, so its text is never logged. */
+function warnRejections(deps: RunDeps, sessionId: string, rejected: { reason: string }[]): void {
+  if (rejected.length === 0) return;
+  const counts: Record<string, number> = {};
+  for (const r of rejected) counts[r.reason] = (counts[r.reason] ?? 0) + 1;
+  const reasons = Object.entries(counts)
+    .map(([reason, n]) => `${reason} x${n}`)
+    .join(', ');
+  deps.warn(`extraction: session ${sessionId}: rejected ${rejected.length} candidate(s): ${reasons}`);
+}
+
 function describeFailure(e: unknown, signal: AbortSignal): string {
   if (signal.aborted || (e instanceof LlmError && e.kind === 'cancelled')) return CANCELLED;
   if (e instanceof LlmError && e.kind === 'timeout') return `LLM timeout: ${e.message}`;
@@ -134,7 +145,10 @@ export async function runExtraction(
     const more = result.windows < deps.maxWindows ? { leaseMs: deps.leaseMs, bounds: deps.bounds } : null;
     // Validate before taking the writer: the transaction holds only the inserts.
     const scopes = resolveScopes(deps.db, sessionId);
-    const { accepted, rejected } = validateCandidates(candidates, scopes);
+    const roles = new Map(current.window.entries.map((e) => [e.messageId, e.role]));
+    const { accepted, rejected } = validateCandidates(candidates, scopes, {
+      roleOf: (id) => (id ? roles.get(id) : undefined),
+    });
     const committed = writeTx(deps.db, () => {
       if (!holdsLease(deps.db, current)) return { lost: true as const };
       const now = deps.now();
@@ -174,18 +188,7 @@ export async function runExtraction(
     result.factsReinforced += committed.reinforced;
     result.rejected += committed.rejected.length;
     for (const r of committed.rejected) result.rejections[r.reason] = (result.rejections[r.reason] ?? 0) + 1;
-    if (committed.rejected.length) {
-      // Reasons only: a rejected candidate may be a secret, so its text is never logged.
-      const reasons = Object.entries(
-        committed.rejected.reduce<Record<string, number>>(
-          (acc, r) => ((acc[r.reason] = (acc[r.reason] ?? 0) + 1), acc),
-          {},
-        ),
-      )
-        .map(([reason, n]) => `${reason} x${n}`)
-        .join(', ');
-      deps.warn(`extraction: session ${sessionId}: rejected ${committed.rejected.length} candidate(s): ${reasons}`);
-    }
+    warnRejections(deps, sessionId, committed.rejected);
     result.cursorSeq = current.window.lastSeq;
     result.behind = current.window.truncated && committed.next === null && !more;
     claim = committed.next;

@@ -27,6 +27,7 @@ interface Row {
   role: 'user' | 'assistant' | 'system';
   content: string;
   is_summary: number;
+  created_at: number;
 }
 
 const LABEL: Record<TranscriptEntry['role'], string> = {
@@ -41,7 +42,8 @@ function toEntry(r: Row): TranscriptEntry {
   const role: TranscriptEntry['role'] = r.is_summary ? 'summary' : r.role === 'assistant' ? 'assistant' : 'user';
   const cap = role === 'assistant' ? ASSISTANT_LINE_CHARS : USER_LINE_CHARS;
   const text = r.content.trim().replace(/\n{3,}/g, '\n\n');
-  return { messageId: r.id, seq: r.seq, role, text: text.length > cap ? text.slice(0, cap) + '…' : text };
+  const cut = text.length > cap ? text.slice(0, cap) + '…' : text;
+  return { messageId: r.id, seq: r.seq, role, text: cut, createdAt: r.created_at };
 }
 
 /**
@@ -51,7 +53,7 @@ function toEntry(r: Row): TranscriptEntry {
 export function loadWindow(db: Db, sessionId: string, afterSeq: number, bounds: WindowBounds): TranscriptWindow {
   const rows = db
     .prepare(
-      `SELECT id, seq, role, content, is_summary FROM session_messages
+      `SELECT id, seq, role, content, is_summary, created_at FROM session_messages
        WHERE session_id = ? AND seq > ? AND ${EXTRACTION_INPUT_SQL}
        ORDER BY seq LIMIT ?`,
     )

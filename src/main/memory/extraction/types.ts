@@ -7,6 +7,8 @@ export interface TranscriptEntry {
   role: 'user' | 'assistant' | 'summary';
   /** Already cut to its per-line bound. */
   text: string;
+  /** When the message was written (epoch ms): dates "last week" in a fact. */
+  createdAt?: number;
 }
 
 /** The bounded window of messages after a cursor that one extraction run reads. */

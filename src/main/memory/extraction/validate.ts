@@ -10,11 +10,13 @@ import {
 import { coerceScope, type CoercedScope, type SessionScopes } from '../scope';
 import { findSecret } from '../secrets';
 import { foldForKey, normalizeFactText } from '../text';
+import { hangsOnPronoun } from './content';
 import type { Candidate } from './types';
 
 export const FACT_TEXT_MIN = 3;
 
-export type RejectionReason = 'empty' | 'too-short' | 'too-long' | 'invalid-kind' | 'duplicate' | `secret:${string}`;
+export type RejectionReason =
+  'empty' | 'too-short' | 'too-long' | 'invalid-kind' | 'duplicate' | 'pronoun' | 'assistant-line' | `secret:${string}`;
 
 export interface AcceptedCandidate {
   text: string;
@@ -36,12 +38,39 @@ const isConfidence = (c: string): c is Confidence => (CONFIDENCES as readonly st
 export interface ValidateOptions {
   /** Legacy bullets carried no scope: they may never become user-global, whatever they say. */
   neverUser?: boolean;
+  /**
+   * The role of the message a candidate names, for candidates read from a conversation: what
+   * the assistant said is never the user's preference or profile, and a text whose meaning
+   * hangs on a pronoun ("User likes them.") cannot be read out of context.
+   */
+  roleOf?: (messageId: string | null) => 'user' | 'assistant' | 'summary' | undefined;
+}
+
+const lower = (v: unknown, fallback: string) =>
+  String(v ?? fallback)
+    .trim()
+    .toLowerCase();
+
+/** Why a candidate's text and kind cannot be stored, or null when they can. */
+function textProblem(text: string, kind: string, c: Candidate, options: ValidateOptions): RejectionReason | null {
+  if (!text) return 'empty';
+  if (text.length < FACT_TEXT_MIN) return 'too-short';
+  if (text.length > FACT_TEXT_MAX) return 'too-long';
+  if (!isKind(kind)) return 'invalid-kind';
+  const secret = findSecret(text);
+  if (secret) return `secret:${secret.kind}`;
+  if (!options.roleOf) return null;
+  if (hangsOnPronoun(text)) return 'pronoun';
+  const personal = kind === 'preference' || kind === 'profile';
+  return personal && options.roleOf(c.messageId) === 'assistant' ? 'assistant-line' : null;
 }
 
 /**
  * Every candidate, from any extractor or the legacy import, passes here before it is stored:
- * length bounds, a known kind, no secrets, the scope coerced per the scope contract, and one
- * copy per (scope, key) in the batch. A rejection records only its reason.
+ * length bounds, a known kind, no secrets, nothing that hangs on a pronoun, no preference or
+ * profile taken from an assistant line, the scope coerced per the scope contract (user scope
+ * only for the person, never for work content), and one copy per (scope, key) in the batch. A
+ * rejection records only its reason.
  */
 export function validateCandidates(
   candidates: Candidate[],
@@ -53,28 +82,18 @@ export function validateCandidates(
   const seen = new Set<string>();
   candidates.forEach((c, index) => {
     const text = normalizeFactText(String(c.text ?? ''));
-    if (!text) return void rejected.push({ reason: 'empty', index });
-    if (text.length < FACT_TEXT_MIN) return void rejected.push({ reason: 'too-short', index });
-    if (text.length > FACT_TEXT_MAX) return void rejected.push({ reason: 'too-long', index });
-    const kindText = String(c.kind ?? 'fact')
-      .trim()
-      .toLowerCase();
-    if (!isKind(kindText)) return void rejected.push({ reason: 'invalid-kind', index });
-    const secret = findSecret(text);
-    if (secret) return void rejected.push({ reason: `secret:${secret.kind}`, index });
-    const scopeText = String(c.scope ?? 'session')
-      .trim()
-      .toLowerCase();
+    const kindText = lower(c.kind, 'fact');
+    const problem = textProblem(text, kindText, c, options);
+    if (problem || !isKind(kindText)) return void rejected.push({ reason: problem ?? 'invalid-kind', index });
+    const scopeText = lower(c.scope, 'session');
     // An unknown scope name means the extractor did not say: the session, as in the reference.
     let requested: Scope = isScope(scopeText) ? scopeText : 'session';
     if (options.neverUser && requested === 'user') requested = 'project';
-    const target = coerceScope(scopes, requested, kindText);
+    const target = coerceScope(scopes, requested, kindText, text);
     const key = `${target.scope}\u0000${target.key}\u0000${foldForKey(text)}`;
     if (seen.has(key)) return void rejected.push({ reason: 'duplicate', index });
     seen.add(key);
-    const confText = String(c.confidence ?? 'medium')
-      .trim()
-      .toLowerCase();
+    const confText = lower(c.confidence, 'medium');
     accepted.push({
       text,
       kind: kindText,

@@ -9,9 +9,9 @@ import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors
 import { bearerMatches, ensureHttpToken } from './http-token';
 import { RENDERER_CSP_HEADER } from './csp';
 
-/** Loopback only: the door is for this user's processes and this user's browser. */
-export const HTTP_HOST = '127.0.0.1';
-export const DEFAULT_HTTP_PORT = 7437;
+import { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
+
+export { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
 /** messages.add accepts a million characters; UTF-8 can need four bytes for each. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 const COMMAND_PREFIX = '/api/commands/';

@@ -1,5 +1,4 @@
 import type { CliCommand } from './framework';
-import { serveMcp } from '../api/mcp';
 import { startLongLivedServices } from '../api/long-lived';
 
 /**
@@ -26,6 +25,8 @@ export const mcpCli: CliCommand[] = [
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       ctx.signal.addEventListener('abort', onSignal, { once: true });
+      // The MCP SDK is loaded only by this command.
+      const { serveMcp } = await import('../api/mcp');
       const engine = ctx.engine();
       // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
       const stopServices = v.schedule === true ? startLongLivedServices(engine) : async () => {};

@@ -1,5 +1,5 @@
 import { int, type CliCommand } from './framework';
-import { DEFAULT_HTTP_PORT, startHttpServer } from '../api/http';
+import { DEFAULT_HTTP_PORT } from '../api/http-address';
 import { startLongLivedServices } from '../api/long-lived';
 import { invalid } from '../../shared/errors';
 
@@ -31,6 +31,8 @@ export const serveCli: CliCommand[] = [
     run: async (ctx, v) => {
       const port = int(v, 'port') ?? DEFAULT_HTTP_PORT;
       if (port < 0 || port > 65_535) throw invalid('port', 'must be between 0 and 65535');
+      // Loaded here so no other command pays for the HTTP server's modules.
+      const { startHttpServer } = await import('../api/http');
       const engine = ctx.engine();
       const server = await startHttpServer({ engine, port });
       const stopServices = startLongLivedServices(engine);

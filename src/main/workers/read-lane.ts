@@ -27,16 +27,23 @@ export interface ReadLaneOptions extends ReadLaneWorkerData {
 export const defaultReadLaneSize = (): number => Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
 /**
- * Under tsx (tests, the CLI) this file is .ts and so is the worker, loaded through tsx's
- * require hook; bundled by electron-vite it is out/main/*.js with the worker built next to it.
+ * The worker file sits next to this code. Bundled by electron-vite, this is out/main/*.js (or a
+ * chunk one folder below) with read-lane.worker.js built beside it. Under the TypeScript loader
+ * (tests and benches only) both are .ts and the worker loads through tsx's require hook, named
+ * by an absolute path resolved from this file: a bare `--require tsx/cjs` would be resolved from
+ * the working directory and fail anywhere but the checkout.
  */
 export function readLaneWorkerFile(): { file: string; execArgv: string[] } {
   if (__filename.endsWith('.ts')) {
-    return { file: path.join(__dirname, 'read-lane.worker.ts'), execArgv: ['--require', 'tsx/cjs'] };
+    const loader = 'tsx/cjs';
+    return { file: path.join(__dirname, 'read-lane.worker.ts'), execArgv: ['--require', require.resolve(loader)] };
   }
-  // This code may sit in index.js or in a shared chunk one folder below it.
   const candidates = [path.join(__dirname, 'read-lane.worker.js'), path.join(__dirname, '..', 'read-lane.worker.js')];
-  return { file: candidates.find((f) => existsSync(f)) ?? candidates[0]!, execArgv: [] };
+  const file = candidates.find((f) => existsSync(f));
+  if (!file) {
+    throw new CommandError('unavailable', `read lane: worker file missing next to ${__dirname}; run \`npm run build\``);
+  }
+  return { file, execArgv: [] };
 }
 
 interface Job {
@@ -110,7 +117,10 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     for (let i = 0; i < size; i++) {
       // An idle live worker beats starting a new one; a busy one loses to starting one.
       const load = slots[i] ? slots[i]!.pending.size : 0.5;
-      if (load < MAX_IN_FLIGHT && load < bestLoad) ((best = i), (bestLoad = load));
+      if (load < MAX_IN_FLIGHT && load < bestLoad) {
+        best = i;
+        bestLoad = load;
+      }
     }
     return best < 0 ? null : (slots[best] ??= spawn(best));
   }

@@ -4,6 +4,7 @@ import { resolveHome } from './home';
 import { cliCommands } from './cli/index';
 import type { CliCommand, CliContext } from './cli/framework';
 import { CommandError, isCommandError } from '../shared/errors';
+import { processKind, setProcessKind } from './log';
 
 const BIN = 'evoflux-memory';
 
@@ -44,6 +45,8 @@ const defaultIo: CliIo = {
  * unknown id), 2 usage error. A failure prints one line on stderr (JSON with --json).
  */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  // serve and mcp say so themselves once they start.
+  if (processKind() === 'node') setProcessKind('cli');
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.out(helpText());
     return argv.length === 0 ? 2 : 0;

@@ -175,15 +175,9 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
 
 /** Whether a command can be narrowed to one session: its input has a sessionId field. */
 export function takesSession(command: CommandName): boolean {
-  let known = sessionCommands.get(command);
-  if (known === undefined) {
-    const properties = jsonSchemaOf(contract[command].input, 'input')?.properties as
-      Record<string, unknown> | undefined;
-    sessionCommands.set(command, (known = properties !== undefined && Object.hasOwn(properties, 'sessionId')));
-  }
-  return known;
+  const input = contract[command].input as z.ZodType & { shape?: Record<string, unknown> };
+  return input.shape !== undefined && Object.hasOwn(input.shape, 'sessionId');
 }
-const sessionCommands = new Map<CommandName, boolean>();
 
 /**
  * A command may treat a missing sessionId as "every session" (extraction.status does); through
@@ -244,7 +238,7 @@ export async function callTool(engine: Engine, name: string, args: unknown): Pro
   } catch (e) {
     if (isCommandError(e) && e.code !== 'internal') return errorResult(e);
     // A bug, not a caller's mistake: keep the stack on stderr for whoever runs the server.
-    console.error(`evoflux-memory mcp: ${name} failed`, e);
+    engine.log.error(`mcp: ${name} failed`, e);
     return errorResult(isCommandError(e) ? e : new CommandError('internal', (e as Error)?.message ?? String(e)));
   }
 }
@@ -260,7 +254,9 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): Server {
     { name: 'evoflux-memory', title: 'EvoFlux Memory', version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: availableTools().map(toolDefinition) }));
+  // The JSON schemas are built once per process (zod's conversion is the costly part of tools/list).
+  let tools: Tool[] | null = null;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (tools ??= availableTools().map(toolDefinition)) }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const call = callTool(engine, request.params.name, request.params.arguments);
     inFlight.add(call);
@@ -298,13 +294,14 @@ export async function serveMcp(engine: Engine, options: ServeOptions = {}): Prom
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const stop = () => void server.close().finally(finish);
   server.onclose = finish;
-  server.onerror = (e) => log(`evoflux-memory mcp: ${e.message}`);
+  server.onerror = (e) => engine.log.warn(`mcp: ${e.message}`);
   stdin.once('end', stop);
   stdin.once('close', stop);
   stdout.once('error', stop); // the client went away mid-answer (EPIPE)
   options.signal?.addEventListener('abort', stop, { once: true });
   await server.connect(transport);
   log(`evoflux-memory mcp: serving ${availableTools().length} tools on stdio (home ${engine.paths.root})`);
+  engine.log.info(`mcp: serving ${availableTools().length} tools on stdio`);
   try {
     await finished;
     await settleInFlightCalls();

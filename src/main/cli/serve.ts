@@ -1,25 +1,33 @@
 import { int, type CliCommand } from './framework';
 import { DEFAULT_HTTP_PORT } from '../api/http-address';
 import { startLongLivedServices } from '../api/long-lived';
+import { setProcessKind } from '../log';
 import { invalid } from '../../shared/errors';
 
-/** Resolves on SIGINT/SIGTERM or when the caller's signal aborts (tests run serve in-process). */
-function untilStopped(signal: AbortSignal): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (why: string) => {
+/**
+ * Resolves on SIGINT/SIGTERM or when the caller's signal aborts (tests run serve in-process).
+ * The signal listeners stay until release(), after shutdown: signal-exit (loaded on first use by
+ * proper-lockfile and write-file-atomic) re-raises a signal that finds no other listener, which
+ * would kill the process halfway through its clean shutdown.
+ */
+function untilStopped(signal: AbortSignal): { stopped: Promise<string>; release(): void } {
+  let resolveStop!: (why: string) => void;
+  const stopped = new Promise<string>((resolve) => (resolveStop = resolve));
+  const onInt = () => resolveStop('SIGINT');
+  const onTerm = () => resolveStop('SIGTERM');
+  const onAbort = () => resolveStop('abort');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    stopped,
+    release: () => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       signal.removeEventListener('abort', onAbort);
-      resolve(why);
-    };
-    const onInt = () => stop('SIGINT');
-    const onTerm = () => stop('SIGTERM');
-    const onAbort = () => stop('abort');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
+    },
+  };
 }
 
 export const serveCli: CliCommand[] = [
@@ -31,6 +39,7 @@ export const serveCli: CliCommand[] = [
     run: async (ctx, v) => {
       const port = int(v, 'port') ?? DEFAULT_HTTP_PORT;
       if (port < 0 || port > 65_535) throw invalid('port', 'must be between 0 and 65535');
+      setProcessKind('serve');
       // Loaded here so no other command pays for the HTTP server's modules.
       const { startHttpServer } = await import('../api/http');
       const engine = ctx.engine();
@@ -53,10 +62,16 @@ export const serveCli: CliCommand[] = [
               '  stop:  Ctrl+C',
             ].join('\n'),
       );
-      const why = await untilStopped(ctx.signal);
-      if (!ctx.json) ctx.err(`evoflux-memory: ${why}, shutting down`);
-      await stopServices();
-      await server.close();
+      const until = untilStopped(ctx.signal);
+      try {
+        const why = await until.stopped;
+        if (!ctx.json) ctx.err(`evoflux-memory: ${why}, shutting down`);
+        engine.log.info(`serve: ${why}, shutting down`);
+        await stopServices();
+        await server.close();
+      } finally {
+        until.release();
+      }
       // The CLI closes the engine after run() returns, draining background work first.
       return null;
     },

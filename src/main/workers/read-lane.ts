@@ -15,6 +15,13 @@ import type { ReadLaneRequest, ReadLaneResponse, ReadLaneWorkerData } from './re
 export interface ReadLane {
   recall(sessionId: string, text: string): Promise<RecallResult>;
   search(req: SearchRequest): Promise<SearchHit[]>;
+  /** A round trip through a worker that opens its read connection: the database's schema version. */
+  ping(): Promise<number>;
+  /**
+   * Starts one worker and opens its connection in the background, so the first recall of a
+   * long-running process (mcp, serve, the app) does not pay for it. Failures surface on use.
+   */
+  warm(): void;
   /** Stops every worker; pending requests fail with `unavailable`. */
   close(): Promise<void>;
 }
@@ -70,6 +77,7 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  let warmed = false;
   const { file, execArgv } = readLaneWorkerFile();
   const data: ReadLaneWorkerData = {
     dbPath: options.dbPath,
@@ -149,6 +157,12 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   return {
     recall: (sessionId, text) => run({ task: 'recall', args: { sessionId, text } }),
     search: (req) => run({ task: 'search', args: req }),
+    ping: () => run({ task: 'ping', args: {} }),
+    warm: () => {
+      if (warmed || closed) return;
+      warmed = true;
+      void run({ task: 'ping', args: {} }).catch(() => {});
+    },
     close: async () => {
       closed = true;
       const error = new CommandError('unavailable', 'the read lane is closed');

@@ -12,7 +12,7 @@ import { ruleExtractor } from './rule-extractor';
 import { runExtraction, type RunDeps, type RunResult } from './run';
 import type { Extractor } from './types';
 
-type EngineCore = Pick<Engine, 'db' | 'clock' | 'settings' | 'events' | 'onClose'>;
+type EngineCore = Pick<Engine, 'db' | 'clock' | 'settings' | 'events' | 'onClose' | 'log'>;
 
 export interface ExtractionServiceOptions {
   /** Replaces the extractor chosen from settings (benchmarks, embedding apps). */
@@ -58,7 +58,7 @@ export class ExtractionService {
     options: ExtractionServiceOptions = {},
   ) {
     this.extractor = options.extractor ?? extractorFromSettings(engine.settings, options.env);
-    this.warn = options.warn ?? ((m) => console.warn(m));
+    this.warn = options.warn ?? ((m) => engine.log.warn(m));
   }
 
   /** Startup: reclaim what a dead process left, subscribe, and register the drain. */

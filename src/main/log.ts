@@ -93,9 +93,14 @@ interface ElectronLogLike {
   debug(...data: unknown[]): void;
 }
 
+const stderrWriter = ({ message }: { message: { data: unknown[] } }) =>
+  void process.stderr.write(`evoflux log: ${message.data.map(String).join(' ')}\n`);
+
 function openBackend(options: Required<Omit<LogOptions, 'stderrLevel'>>): ElectronLogLike {
   // Loaded on first use (see the file comment): require, not import, keeps it lazy in the bundle.
   const electronLog = require('electron-log/node') as ElectronLogLike;
+  // The default instance reports file errors for every instance (see below): stderr too.
+  electronLog.transports.console.writeFn = stderrWriter;
   const backend = electronLog.create({ logId: `evoflux:${options.file}` });
   const file = backend.transports.file;
   file.level = options.level;
@@ -113,8 +118,7 @@ function openBackend(options: Required<Omit<LogOptions, 'stderrLevel'>>): Electr
   backend.transports.console.level = false;
   // electron-log reports its own trouble (a file it cannot write) on the console transport:
   // stderr, never stdout, which may carry the MCP protocol.
-  backend.transports.console.writeFn = ({ message }) =>
-    void process.stderr.write(`evoflux log: ${message.data.map(String).join(' ')}\n`);
+  backend.transports.console.writeFn = stderrWriter;
   ensurePrivateFile(options.file);
   return backend;
 }

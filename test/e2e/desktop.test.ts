@@ -179,6 +179,8 @@ describe('desktop window (Chromium against serve)', () => {
         // No background retry sweep: the test decides when the retry happens.
         'extraction: { retrySweepMs: 0 }',
         'dream: { enabled: false }',
+        // A value the engine cannot use: the Dream view must say so (the default applies).
+        'log: { level: loud }',
         '',
       ].join('\n'),
     );
@@ -384,6 +386,7 @@ describe('desktop window (Chromium against serve)', () => {
 
     await page.goto(`${served.url}/#/dream`);
     await poll(() => page.locator('[data-testid="dream-pending"]').innerText()).toMatch(/[1-9]\d* sessions?/);
+    await poll(() => page.locator('[data-testid="settings-problems"]').innerText()).toMatch(/log\.level/);
     await screenshot(page, '11-dream-before');
     await page.locator('[data-testid="dream-run"]').click();
     await poll(() => page.locator('[data-testid="dream-result"]').innerText()).toMatch(/processed/);

@@ -72,7 +72,9 @@ async function lockHolders(locksDir: string): Promise<DoctorReport['locks']> {
 
 function extractionCounts(engine: Engine): DoctorReport['pending']['extraction'] {
   const rows = engine.db
-    .prepare(`SELECT status, count(*) AS n FROM memory_extraction_states WHERE status IN ('processing', 'failed') GROUP BY status`)
+    .prepare(
+      `SELECT status, count(*) AS n FROM memory_extraction_states WHERE status IN ('processing', 'failed') GROUP BY status`,
+    )
     .all() as { status: string; n: number }[];
   const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
   return { processing: of('processing'), failed: of('failed') };
@@ -111,7 +113,10 @@ export async function runDoctor(engine: Engine): Promise<DoctorReport> {
     },
     indexMaintenance: { factIndexPurges: pendingPurges(db) },
   };
-  if (pending.extraction.failed > 0) warnings.push(`extraction: ${pending.extraction.failed} session(s) failed and wait for a retry`);
+  // Recorded for whoever looks at the log later (the caller shows them now, so not on stderr).
+  if (problems.length) engine.log.info(`doctor: broken: ${problems.join('; ')}`);
+  if (pending.extraction.failed > 0)
+    warnings.push(`extraction: ${pending.extraction.failed} session(s) failed and wait for a retry`);
   return {
     ok: problems.length === 0,
     problems,

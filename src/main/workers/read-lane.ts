@@ -78,7 +78,9 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   let nextId = 1;
   let closed = false;
   let warmed = false;
-  const { file, execArgv } = readLaneWorkerFile();
+  // Located on first use: a missing worker file fails recall and search (and doctor says why),
+  // not the whole engine.
+  let workerFile: ReturnType<typeof readLaneWorkerFile> | null = null;
   const data: ReadLaneWorkerData = {
     dbPath: options.dbPath,
     wikiDir: options.wikiDir,
@@ -91,7 +93,8 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   };
 
   function spawn(index: number): Slot {
-    const worker = new Worker(file, { execArgv, workerData: data });
+    workerFile ??= readLaneWorkerFile();
+    const worker = new Worker(workerFile.file, { execArgv: workerFile.execArgv, workerData: data });
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (res: ReadLaneResponse) => {
       const job = slot.pending.get(res.id);
@@ -148,6 +151,11 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
 
   function run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
     if (closed) return Promise.reject(new CommandError('unavailable', 'the read lane is closed'));
+    try {
+      workerFile ??= readLaneWorkerFile();
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
     return new Promise<T>((resolve, reject) => {
       queue.push({ req, resolve: resolve as (v: unknown) => void, reject });
       pump();

@@ -201,7 +201,7 @@ describe('a broken install', () => {
     expect(r.stdout).toContain('status:     BROKEN');
     expect(r.stderr).toMatch(/read lane .*worker file missing/);
     const log = path.join(home, 'logs', 'evoflux.log');
-    expect(readFileSync(log, 'utf8')).toMatch(/ INFO  cli\[\d+\] doctor: broken: read lane/);
+    expect(readFileSync(log, 'utf8')).toMatch(/ INFO {2}cli\[\d+\] doctor: broken: read lane/);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(log)).mode & 0o777).toBe(0o700);
 

@@ -45,7 +45,7 @@ async function readLaneRoundTrip(engine: Engine): Promise<DoctorReport['readLane
 
 /** Every lock in <home>/locks and who holds it (a holder that died is shown as not held). */
 async function lockHolders(locksDir: string): Promise<DoctorReport['locks']> {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(locksDir)
       .filter((f) => f.endsWith('.lock'))

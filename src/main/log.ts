@@ -72,53 +72,77 @@ function ensurePrivateFile(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
 }
 
-interface ElectronLogLike {
-  create(options: { logId: string }): ElectronLogLike;
-  transports: {
-    file: {
-      level: string | false;
-      maxSize: number;
-      sync: boolean;
-      writeOptions: { flag: string; mode: number; encoding: string };
-      format: unknown;
-      resolvePathFn: () => string;
-      archiveLogFn: (file: { toString(): string }) => void;
-      setAppName(name: string): void;
-    };
-    console: { level: string | false; writeFn: (arg: { message: { data: unknown[] } }) => void };
-  };
+interface FileTransport {
+  level: string | false;
+  maxSize: number;
+  sync: boolean;
+  writeOptions: { flag: string; mode: number; encoding: string };
+  format: unknown;
+  resolvePathFn: () => string;
+  archiveLogFn: (file: { toString(): string }) => void;
+}
+
+interface ElectronLogger {
+  transports: { file: FileTransport };
+  processInternalErrorFn(e: Error): void;
   error(...data: unknown[]): void;
   warn(...data: unknown[]): void;
   info(...data: unknown[]): void;
   debug(...data: unknown[]): void;
 }
 
-const stderrWriter = ({ message }: { message: { data: unknown[] } }) =>
-  void process.stderr.write(`evoflux log: ${message.data.map(String).join(' ')}\n`);
+type LoggerClass = new (options: {
+  logId: string;
+  dependencies: { externalApi: unknown };
+  transportFactories: Record<string, (logger: unknown, deps: unknown) => unknown>;
+  variables: Record<string, string>;
+}) => ElectronLogger;
 
-function openBackend(options: Required<Omit<LogOptions, 'stderrLevel'>>): ElectronLogLike {
+/**
+ * electron-log's Logger with its Node file transport, and nothing else: the package's default
+ * Node logger also builds console, IPC and remote transports, which load node:https and
+ * node:child_process (tens of milliseconds at the start of `mcp` for nothing we use).
+ */
+function openBackend(options: Required<Omit<LogOptions, 'stderrLevel'>>): ElectronLogger {
   // Loaded on first use (see the file comment): require, not import, keeps it lazy in the bundle.
-  const electronLog = require('electron-log/node') as ElectronLogLike;
-  // The default instance reports file errors for every instance (see below): stderr too.
-  electronLog.transports.console.writeFn = stderrWriter;
-  const backend = electronLog.create({ logId: `evoflux:${options.file}` });
+  const Logger = require('electron-log/src/core/Logger.js') as LoggerClass;
+  const fileTransport = require('electron-log/src/node/transports/file/index.js');
+  const dir = path.dirname(options.file);
+  // The file transport asks for these only to build its default path, which resolvePathFn replaces.
+  const externalApi = {
+    getPathVariables: () => ({
+      appName: 'evoflux-memory',
+      libraryDefaultDir: dir,
+      libraryTemplate: dir,
+      userData: dir,
+    }),
+  };
+  // electron-log reports its own trouble (a file it cannot write) through a `console` transport:
+  // stderr here, never stdout, which may carry the MCP protocol. Level false: nothing else.
+  const stderrTransport = () =>
+    Object.assign(
+      ({ data }: { data: unknown[] }) => void process.stderr.write(`evoflux log: ${data.map(String).join(' ')}\n`),
+      { level: false },
+    );
+  const backend = new Logger({
+    logId: `evoflux:${options.file}`,
+    dependencies: { externalApi },
+    transportFactories: { file: fileTransport, console: stderrTransport },
+    variables: { processType: 'main' },
+  });
+  // A transport that throws is reported (electron-log would drop it silently).
+  backend.processInternalErrorFn = (e) => void process.stderr.write(`evoflux log: ${e.stack ?? e.message}\n`);
   const file = backend.transports.file;
   file.level = options.level;
   file.maxSize = options.maxBytes;
   file.sync = true;
   file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
-  // Named here so electron-log never looks for a package.json (it would search the cwd).
-  file.setAppName('evoflux-memory');
   file.resolvePathFn = () => options.file;
   file.archiveLogFn = () => rotateLogFile(options.file, options.keep, options.maxBytes);
   file.format = ({ data, level, message }: { data: unknown[]; level: string; message: { date: Date } }) => [
     `${message.date.toISOString()} ${level.toUpperCase().padEnd(5)} ${currentKind}[${process.pid}]`,
     ...data,
   ];
-  backend.transports.console.level = false;
-  // electron-log reports its own trouble (a file it cannot write) on the console transport:
-  // stderr, never stdout, which may carry the MCP protocol.
-  backend.transports.console.writeFn = stderrWriter;
   ensurePrivateFile(options.file);
   return backend;
 }
@@ -137,7 +161,7 @@ export function createLog(options: LogOptions): Log {
     maxBytes: options.maxBytes ?? DEFAULT_LOG_MAX_BYTES,
     keep: Math.max(1, options.keep ?? DEFAULT_LOG_KEEP),
   };
-  let backend: ElectronLogLike | null = null;
+  let backend: ElectronLogger | null = null;
   let broken = false;
   const write = (at: LogLevel, message: string, details: unknown[]) => {
     if (stderrLevel !== 'off' && rank(at) <= rank(stderrLevel)) toStderr(at, message, details);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources } from '../helpers/home';
 import { createReadLane } from '../../src/main/workers/read-lane';
+import { callTool } from '../../src/main/api/mcp';
 
 const res = testResources();
 afterEach(() => res.release());
@@ -39,6 +40,14 @@ describe('a turn whose recall fails', () => {
     const degraded = messages.filter((m) => m.recallDegraded);
     expect(degraded.map((m) => m.id)).toEqual([turn.userMessage.id]);
     expect(degraded[0]!.recallDegraded).toBe(turn.recallStatus.reason);
+
+    // An agent reads it first in the tool text.
+    const viaMcp = await callTool(t.engine, 'memory_begin_turn', {
+      sessionId: s.id,
+      userText: 'and the staging deploy?',
+    });
+    expect((viaMcp.content[0] as { text: string }).text).toMatch(/^\(Memory recall failed for this turn/);
+    expect(viaMcp.structuredContent).toMatchObject({ recallStatus: { status: 'degraded' } });
     await t.engine.readLane.close();
   });
 });

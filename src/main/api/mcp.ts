@@ -32,8 +32,15 @@ export interface AgentTool {
 
 type Output = Record<string, any>;
 
-/** The context block is what the model reads; the structured content keeps every part. */
-const renderBeginTurn = (o: Output) => String(o.context?.block ?? JSON.stringify(o));
+/**
+ * The context block is what the model reads; the structured content keeps every part. A turn
+ * whose recall failed says so first, so the model knows memory was not consulted.
+ */
+const renderBeginTurn = (o: Output) => {
+  const block = String(o.context?.block ?? JSON.stringify(o));
+  if (o.recallStatus?.status !== 'degraded') return block;
+  return `(Memory recall failed for this turn and no facts were recalled: ${o.recallStatus.reason})\n\n${block}`;
+};
 
 const renderRecall = (o: Output) =>
   o.block ??

@@ -7,6 +7,7 @@ import { extractGlobals, type Globals } from './cli/globals';
 import { FlagError, humanMessage, jsonError, type CliFailure } from './cli/errors';
 import { progressLine, type ProgressLine } from './cli/progress';
 import { CommandError, isCommandError } from '../shared/errors';
+import { processKind, setProcessKind } from './log';
 
 export interface CliIo {
   out(text: string): void;
@@ -55,6 +56,8 @@ const wantsHelp = (rest: string[]) =>
  * (JSON with --json) naming the flag at fault.
  */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  // serve and mcp say so themselves once they start.
+  if (processKind() === 'node') setProcessKind('cli');
   const run = new Run(io, argv.includes('--json'));
   try {
     const program = buildProgram(run);
@@ -69,6 +72,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     if (run.result) io.out(run.json ? JSON.stringify(run.result.data, null, 2) : run.result.text);
     return 0;
   } catch (e) {
+    // A view may print its output even when it fails it (doctor's report).
+    if (run.result) io.out(run.json ? JSON.stringify(run.result.data, null, 2) : run.result.text);
     return run.fail(e);
   } finally {
     await run.close();

@@ -1,6 +1,7 @@
 import { currentNativeBinding, openWriter, type Db } from './store/db';
 import { ensureHome, type HomePaths } from './home';
-import { loadSettings, type Settings } from './settings';
+import { loadSettings, type Settings, type SettingsProblem } from './settings';
+import { adoptProcessLog, createLog, logLevelFrom, processKind, type Log } from './log';
 import { systemClock, type Clock } from '../shared/clock';
 import { EventHub } from './events';
 import { ExtractionService } from './memory/extraction/service';
@@ -30,6 +31,10 @@ export interface Engine {
   clock: Clock;
   settings: Settings;
   events: EventHub;
+  /** `<home>/logs/evoflux.log`: levels, rotation, the process kind and pid on every line. */
+  log: Log;
+  /** What was wrong in settings.yaml when the engine opened (each bad key fell back to its default). */
+  settingsProblems: SettingsProblem[];
   /** Cadence-driven background extraction, manual runs and retries. */
   extraction: ExtractionService;
   /** The one-time import of legacy extraction notes (also run by hand). */
@@ -47,9 +52,18 @@ export interface Engine {
 
 export function openEngine(options: EngineOptions): Engine {
   const paths = ensureHome(options.home);
+  const loaded = options.settings ? { settings: options.settings, problems: [] } : loadSettings(paths.settings);
+  const settings = loaded.settings;
+  const log = createLog({
+    file: paths.log,
+    level: logLevelFrom(process.env, settings.log?.level ?? 'info'),
+    maxBytes: settings.log?.maxFileBytes,
+  });
   const nativeBinding = options.nativeBinding ?? currentNativeBinding();
   const db = openWriter(paths.db, { nativeBinding });
-  const settings = options.settings ?? loadSettings(paths.settings).settings;
+  const releaseLog = adoptProcessLog(log);
+  for (const p of loaded.problems) log.warn(`settings: ${p.file}: ${p.key} ${p.reason}`);
+  if (processKind() !== 'cli') log.info(`engine opened ${paths.root}`);
   const closers: (() => Promise<void> | void)[] = [];
   let closed: Promise<void> | null = null;
   const engine = {
@@ -57,7 +71,9 @@ export function openEngine(options: EngineOptions): Engine {
     db,
     clock: options.clock ?? systemClock,
     settings,
-    events: new EventHub(),
+    settingsProblems: loaded.problems,
+    log,
+    events: new EventHub(log),
     onClose: (fn) => void closers.push(fn),
     close: () =>
       (closed ??= (async () => {
@@ -65,10 +81,12 @@ export function openEngine(options: EngineOptions): Engine {
           try {
             await fn();
           } catch (e) {
-            console.error('evoflux: error while closing', e);
+            log.error('error while closing', e);
           }
         }
         db.close();
+        if (processKind() !== 'cli') log.info(`engine closed ${paths.root}`);
+        releaseLog();
       })()),
   } as Engine;
   // Services: each is built on the engine above, subscribes to engine.events and registers its
@@ -83,6 +101,9 @@ export function openEngine(options: EngineOptions): Engine {
   engine.dream = new DreamService({ db, wiki: engine.wiki, clock: engine.clock, paths, settings });
   engine.onClose(() => engine.dream.stop());
   engine.extraction = new ExtractionService(engine).start();
-  engine.legacyImport = new LegacyImportService(engine).start({ auto: settings.extraction.legacyImportOnStartup });
+  engine.legacyImport = new LegacyImportService(engine).start({
+    auto: settings.extraction.legacyImportOnStartup,
+    shortLived: processKind() === 'cli',
+  });
   return engine;
 }

@@ -1,3 +1,5 @@
+import type { Log } from './log';
+
 /**
  * Engine-internal notifications, so services stay decoupled: turns announce completed
  * responses, extraction listens; forget announces, views invalidate. Listeners run
@@ -26,6 +28,8 @@ export interface JobProgress {
 type Listener<K extends keyof EngineEvents> = (payload: EngineEvents[K]) => void;
 
 export class EventHub {
+  constructor(private readonly log: Pick<Log, 'error'>) {}
+
   private listeners = new Map<keyof EngineEvents, Set<Listener<never>>>();
 
   on<K extends keyof EngineEvents>(event: K, fn: Listener<K>): () => void {
@@ -40,7 +44,7 @@ export class EventHub {
       try {
         (fn as Listener<K>)(payload);
       } catch (e) {
-        console.error(`evoflux: listener for ${event} failed`, e);
+        this.log.error(`listener for ${event} failed`, e);
       }
     }
   }

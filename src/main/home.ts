@@ -10,6 +10,9 @@ export interface HomePaths {
   locks: string;
   settings: string;
   httpToken: string;
+  /** Folder of the log file and its rotated copies (0700). */
+  logs: string;
+  log: string;
 }
 
 /** The platform's per-user app data folder (the same place Electron's userData points at). */
@@ -34,6 +37,8 @@ export function homePaths(root: string): HomePaths {
     locks: path.join(root, 'locks'),
     settings: path.join(root, 'settings.yaml'),
     httpToken: path.join(root, 'http-token'),
+    logs: path.join(root, 'logs'),
+    log: path.join(root, 'logs', 'evoflux.log'),
   };
 }
 
@@ -41,5 +46,6 @@ export function ensureHome(root: string): HomePaths {
   const p = homePaths(root);
   mkdirSync(p.root, { recursive: true, mode: 0o700 });
   mkdirSync(p.locks, { recursive: true });
+  mkdirSync(p.logs, { recursive: true, mode: 0o700 });
   return p;
 }

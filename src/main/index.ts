@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { openEngine, type Engine } from './engine';
 import { resolveHome } from './home';
 import { setDefaultNativeBinding } from './store/db';
+import { setProcessKind } from './log';
 import { handleIpcCall } from './api/ipc';
 import { startLongLivedServices } from './api/long-lived';
 import { RENDERER_CSP_HEADER } from './api/csp';
@@ -106,6 +107,7 @@ let stopServices: (() => Promise<void>) | null = null;
 let closing = false;
 
 async function start(): Promise<void> {
+  setProcessKind('desktop');
   setDefaultNativeBinding(electronNativeBinding());
   const home = resolveHome(homeFromArgs(process.argv));
   try {

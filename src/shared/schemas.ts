@@ -54,6 +54,8 @@ export const messageRecord = z.object({
   isSummary: z.boolean(),
   compacted: z.boolean(),
   createdAt: epochMs,
+  /** Present on a user message whose turn ran without memory because recall failed: the reason. */
+  recallDegraded: z.string().optional(),
 });
 export type MessageRecord = z.infer<typeof messageRecord>;
 
@@ -88,3 +90,7 @@ export const evidenceRecord = z.object({
   lastSeenAt: epochMs,
 });
 export type EvidenceRecord = z.infer<typeof evidenceRecord>;
+
+/** One thing wrong in settings.yaml; the key fell back to its default (or was ignored). */
+export const settingsProblem = z.object({ file: z.string(), key: z.string(), reason: z.string() });
+export type SettingsProblemRecord = z.infer<typeof settingsProblem>;

@@ -63,7 +63,7 @@ async function main() {
       if (i < 2) await m.close();
       else mcp = m;
     }
-    console.log(`mcp start-up (spawn + tsx + initialize): ${startups.map((x) => x.toFixed(0)).join(', ')} ms`);
+    console.log(`mcp start-up (spawn + initialize, compiled entry): ${startups.map((x) => x.toFixed(0)).join(', ')} ms`);
     const m = mcp!;
 
     const remember = await timed(300, (i) =>

@@ -179,6 +179,8 @@ describe('desktop window (Chromium against serve)', () => {
         // No background retry sweep: the test decides when the retry happens.
         'extraction: { retrySweepMs: 0 }',
         'dream: { enabled: false }',
+        // A value the engine cannot use: the Dream view must say so (the default applies).
+        'log: { level: loud }',
         '',
       ].join('\n'),
     );
@@ -196,7 +198,8 @@ describe('desktop window (Chromium against serve)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    expect(await served?.stop()).toBe(0);
+    // A clean shutdown on SIGTERM, not death by the signal (exit code null).
+    expect(await served?.stop(), served?.stderr()).toBe(0);
     model?.server.close();
     home.cleanup();
   });
@@ -383,6 +386,7 @@ describe('desktop window (Chromium against serve)', () => {
 
     await page.goto(`${served.url}/#/dream`);
     await poll(() => page.locator('[data-testid="dream-pending"]').innerText()).toMatch(/[1-9]\d* sessions?/);
+    await poll(() => page.locator('[data-testid="settings-problems"]').innerText()).toMatch(/log\.level/);
     await screenshot(page, '11-dream-before');
     await page.locator('[data-testid="dream-run"]').click();
     await poll(() => page.locator('[data-testid="dream-result"]').innerText()).toMatch(/processed/);

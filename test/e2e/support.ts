@@ -1,39 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { BIN, runCli } from '../helpers/cli';
+import { BIN, FOREIGN_CWD, runCli } from '../helpers/cli';
+import { ensureBuilt } from '../helpers/build';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const SCREENSHOTS = path.join(__dirname, 'screenshots');
 export const CHROMIUM = '/usr/bin/chromium';
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * `npm test` builds before vitest runs; `npx vitest run test/e2e` alone builds the renderer
- * here when out/renderer is missing or older than its sources, so the browser always loads
- * the current bundle.
- */
-export function ensureRendererBuilt(): void {
-  const built = path.join(ROOT, 'out/renderer/index.html');
-  const sources = Math.max(newestMtime(path.join(ROOT, 'src/renderer')), newestMtime(path.join(ROOT, 'src/shared')));
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 180_000,
-  });
-  if (r.status !== 0) throw new Error(`electron-vite build failed:\n${r.stdout}\n${r.stderr}`);
-}
+/** The browser must load the current bundle (see ensureBuilt). */
+export const ensureRendererBuilt = ensureBuilt;
 
 /** Runs one CLI command against the home and returns its JSON output (throws on failure). */
 export function cli(home: string, args: string[]): any {
@@ -54,7 +32,7 @@ export interface Served {
 /** The real `serve` command in a child process on a free port. */
 export function startServe(home: string): Promise<Served> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--home', home, '--json'], {
-    cwd: ROOT,
+    cwd: FOREIGN_CWD,
     env: { ...process.env, EVOFLUX_HOME: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BIN } from './cli';
+import { BIN, FOREIGN_CWD } from './cli';
 
 export interface McpSession {
   client: Client;
@@ -19,10 +19,12 @@ export async function connectMcp(
   home: string,
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
+  cwd = FOREIGN_CWD,
 ): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--home', home, ...extraArgs],
+    cwd,
     env: { ...(process.env as Record<string, string>), EVOFLUX_HOME: '', ...(env as Record<string, string>) },
     stderr: 'pipe',
   });

@@ -13,10 +13,24 @@ afterEach(async () => {
 });
 
 describe('read lane', () => {
-  it('runs the .ts worker under tsx from the source tree', () => {
+  it('runs the .ts worker under tsx, named by an absolute path, from any working directory', async () => {
     const w = readLaneWorkerFile();
     expect(w.file.endsWith(path.join('workers', 'read-lane.worker.ts'))).toBe(true);
-    expect(w.execArgv).toEqual(['--require', 'tsx/cjs']);
+    expect(w.execArgv[0]).toBe('--require');
+    expect(path.isAbsolute(w.execArgv[1]!)).toBe(true);
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    const elsewhere = tempHome('evoflux-cwd-');
+    const cwd = process.cwd();
+    process.chdir(elsewhere.dir);
+    try {
+      lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 1 });
+      expect((await lane.recall(s.id, 'kafka streams brokers')).facts).toHaveLength(1);
+    } finally {
+      process.chdir(cwd);
+      elsewhere.cleanup();
+    }
   });
 
   it('maps worker errors: a missing session is not_found, a broken database is internal', async () => {

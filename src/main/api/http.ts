@@ -9,12 +9,13 @@ import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors
 import { bearerMatches, ensureHttpToken } from './http-token';
 import { RENDERER_CSP_HEADER } from './csp';
 
-/** Loopback only: the door is for this user's processes and this user's browser. */
-export const HTTP_HOST = '127.0.0.1';
-export const DEFAULT_HTTP_PORT = 7437;
+import { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
+
+export { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
 /** messages.add accepts a million characters; UTF-8 can need four bytes for each. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 const COMMAND_PREFIX = '/api/commands/';
+const HEALTH_PATH = '/api/health';
 
 export interface HttpServerOptions {
   engine: Engine;
@@ -132,21 +133,24 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
   const rendererDir = options.rendererDir === undefined ? findRendererDir() : options.rendererDir;
   let port = 0;
 
+  /** False (and a 401 sent) unless the request carries the home's token. */
+  const authorized = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (bearerMatches(req.headers.authorization, token)) return true;
+    sendError(
+      res,
+      new CommandError(
+        'forbidden',
+        'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
+        'authorization',
+      ),
+      { 'WWW-Authenticate': 'Bearer' },
+      401,
+    );
+    return false;
+  };
+
   const handleCommand = async (req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams) => {
-    if (!bearerMatches(req.headers.authorization, token)) {
-      return sendError(
-        res,
-        new CommandError(
-          'forbidden',
-          'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
-          'authorization',
-        ),
-        {
-          'WWW-Authenticate': 'Bearer',
-        },
-        401,
-      );
-    }
+    if (!authorized(req, res)) return;
     if (!isCommandName(name))
       return sendError(res, new CommandError('not_found', `unknown command: ${name}`, 'command'));
     const spec = contract[name];
@@ -169,6 +173,18 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
       });
     }
     sendJson(res, 200, await dispatch(engine, name, raw));
+  };
+
+  /** `system.doctor` for monitors: 200 when healthy, 503 when something is broken (same token). */
+  const handleHealth = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!authorized(req, res)) return;
+    if (req.method !== 'GET') {
+      return sendError(res, new CommandError('invalid_input', 'method: /api/health answers GET', 'method'), {
+        Allow: 'GET',
+      });
+    }
+    const report = await dispatch(engine, 'system.doctor', {});
+    sendJson(res, report.ok ? 200 : 503, report);
   };
 
   const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
@@ -218,13 +234,14 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
             url.searchParams,
           );
         }
+        if (url.pathname === HEALTH_PATH) return await handleHealth(req, res);
         if (url.pathname.startsWith('/api/')) {
           return sendError(res, new CommandError('not_found', `no route: ${url.pathname}`, 'path'));
         }
         serveStatic(req, res, url.pathname);
       } catch (e) {
         const error = isCommandError(e) ? e : new CommandError('internal', (e as Error)?.message ?? String(e));
-        if (error.code === 'internal') console.error('evoflux http:', e);
+        if (error.code === 'internal') engine.log.error('http: internal error', e);
         if (!res.headersSent) sendError(res, error);
         else res.destroy();
       }

@@ -37,7 +37,7 @@ export async function handleIpcCall(
     return { ok: true, value: await dispatch(engine, name, input) };
   } catch (e) {
     const error = isCommandError(e) ? e : new CommandError('internal', (e as Error)?.message ?? String(e));
-    if (error.code === 'internal') console.error('evoflux ipc:', e);
+    if (error.code === 'internal') engine.log.error('ipc: internal error', e);
     return { ok: false, error: error.toJSON() };
   }
 }

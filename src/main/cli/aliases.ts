@@ -56,6 +56,7 @@ export const COMMAND_ALIASES: readonly CommandAlias[] = [
   { path: ['wiki', 'note'], command: 'wiki.notes.append' },
   { path: ['dream', 'lint'], command: 'wiki.lint' },
   { path: ['dream', 'config'], command: 'dream.config.set', whenEmpty: 'dream.config.get' },
+  { path: ['doctor'], command: 'system.doctor' },
 ];
 
 /** A contract command's CLI path: its name's dot-separated words (`wiki.notes.append` -> `wiki notes append`). */

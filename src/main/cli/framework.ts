@@ -28,6 +28,8 @@ export interface CliView<N extends CommandName> {
   text?(output: OutputOf<Contract[N]>): string;
   /** Turns an output that reports a failure into an error (exit 1), e.g. a failed extraction run. */
   check?(output: OutputOf<Contract[N]>): void;
+  /** The output is printed even when check() fails it (a health report that says what is broken). */
+  printFailed?: boolean;
 }
 
 export type CliViews = { [N in CommandName]?: CliView<N> };

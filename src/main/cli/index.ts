@@ -7,6 +7,7 @@ import { serveCommand } from './serve';
 import { recallViews } from './recall';
 import { wikiViews } from './wiki';
 import { dreamViews } from './dream';
+import { doctorViews } from './doctor';
 
 /** How each contract command's output reads for a person; each area keeps its own. */
 export const views: CliViews = {
@@ -16,6 +17,7 @@ export const views: CliViews = {
   ...recallViews,
   ...wikiViews,
   ...dreamViews,
+  ...doctorViews,
 };
 
 /** CLI commands that are not one contract command. */

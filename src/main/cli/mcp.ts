@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import type { DoorCommand } from './framework';
-import { serveMcp } from '../api/mcp';
 import { startLongLivedServices } from '../api/long-lived';
+import { setProcessKind } from '../log';
 
 /**
  * `evoflux-memory mcp`: stdout belongs to the protocol alone, so anything the engine or a
@@ -22,10 +22,16 @@ export const mcpCommand: DoorCommand = {
     const restore = logsToStderr();
     const stopped = new AbortController();
     const onSignal = () => stopped.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // Kept until shutdown is done (see serve.ts: signal-exit re-raises a signal nobody else hears).
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     ctx.signal.addEventListener('abort', onSignal, { once: true });
+    setProcessKind('mcp');
+    // The MCP SDK is loaded only by this command.
+    const { serveMcp } = await import('../api/mcp');
     const engine = ctx.engine();
+    // A companion's first memory_recall should find a worker with its connection open.
+    engine.readLane.warm();
     // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
     const stopServices = options.schedule === true ? startLongLivedServices(engine) : async () => {};
     try {

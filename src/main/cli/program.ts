@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { dispatch } from '../commands/dispatch';
 import { commandNames, contract, type CommandName } from '../../shared/contract';
 import { isCommandError } from '../../shared/errors';
-import { packageVersion } from '../version';
+import { APP_VERSION } from '../version';
 import { COMMAND_ALIASES, GROUP_ALIASES, commandPath, type CommandAlias } from './aliases';
 import { fieldSpecs, kebab, type FieldSpec } from './fields';
 import { optionsFor } from './options';
@@ -65,12 +65,15 @@ function labelled(e: unknown, cmd: Command, specs: readonly FieldSpec[], given: 
   return new FlagError(e, given.givenAs.get(head) ?? (spec ? `--${spec.flag}` : own?.long));
 }
 
-type AnyView = { text?(output: unknown): string; check?(output: unknown): void };
+type AnyView = { text?(output: unknown): string; check?(output: unknown): void; printFailed?: boolean };
 
-function render(name: CommandName, output: unknown): CliResult {
+/** Sets the invocation's result, unless the view's check turns the output into a failure. */
+function render(ctx: Invocation, name: CommandName, output: unknown): void {
   const view = views[name] as CliView<CommandName> as AnyView | undefined;
+  const result = { data: output, text: view?.text ? view.text(output) : stringify(output).trimEnd() };
+  if (view?.printFailed) ctx.result = result;
   view?.check?.(output);
-  return { data: output, text: view?.text ? view.text(output) : stringify(output).trimEnd() };
+  ctx.result = result;
 }
 
 /** The words after the options, when the command takes some: commander passes them first. */
@@ -84,7 +87,7 @@ function runsContract(cmd: Command, name: CommandName, ctx: Invocation, whenEmpt
     try {
       fillInput(given, specs(), cmd.opts(), wordsOf(args));
       const target = whenEmpty && given.givenAs.size === 0 ? whenEmpty : name;
-      ctx.result = render(target, await dispatch(ctx.engine(), target, given.input));
+      render(ctx, target, await dispatch(ctx.engine(), target, given.input));
     } catch (e) {
       throw labelled(e, cmd, specs(), given);
     }
@@ -191,7 +194,7 @@ export function buildProgram(ctx: Invocation): Command {
       outputError: () => {},
     })
     .configureHelp({ showGlobalOptions: true })
-    .version(packageVersion(), '-V, --version', 'Print the version.')
+    .version(APP_VERSION, '-V, --version', 'Print the version.')
     .option('--home <dir>', "The data home (default: EVOFLUX_HOME, else the platform's app data folder).")
     .option('--json', 'Print the output (or the error) as JSON.');
   program.addHelpText('after', `\nGlobal options go anywhere on the line. "${BIN} GROUP --help" lists a group.`);

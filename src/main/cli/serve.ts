@@ -1,26 +1,34 @@
 import { Option } from 'commander';
 import type { DoorCommand } from './framework';
-import { DEFAULT_HTTP_PORT, startHttpServer } from '../api/http';
+import { DEFAULT_HTTP_PORT } from '../api/http-address';
+import { setProcessKind } from '../log';
 import { startLongLivedServices } from '../api/long-lived';
 import { invalid } from '../../shared/errors';
 
-/** Resolves on SIGINT/SIGTERM or when the caller's signal aborts (tests run serve in-process). */
-function untilStopped(signal: AbortSignal): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (why: string) => {
+/**
+ * Resolves on SIGINT/SIGTERM or when the caller's signal aborts (tests run serve in-process).
+ * The signal listeners stay until release(), after shutdown: signal-exit (loaded on first use by
+ * proper-lockfile and write-file-atomic) re-raises a signal that finds no other listener, which
+ * would kill the process halfway through its clean shutdown.
+ */
+function untilStopped(signal: AbortSignal): { stopped: Promise<string>; release(): void } {
+  let resolveStop!: (why: string) => void;
+  const stopped = new Promise<string>((resolve) => (resolveStop = resolve));
+  const onInt = () => resolveStop('SIGINT');
+  const onTerm = () => resolveStop('SIGTERM');
+  const onAbort = () => resolveStop('abort');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    stopped,
+    release: () => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       signal.removeEventListener('abort', onAbort);
-      resolve(why);
-    };
-    const onInt = () => stop('SIGINT');
-    const onTerm = () => stop('SIGTERM');
-    const onAbort = () => stop('abort');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
+    },
+  };
 }
 
 const portText = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -41,6 +49,9 @@ export const serveCommand: DoorCommand = {
   options: () => [new Option('--port <n>', `TCP port (default ${DEFAULT_HTTP_PORT}; 0 = any free port)`)],
   run: async (ctx, _input, options) => {
     const port = portFrom(portText(options.port));
+    setProcessKind('serve');
+    // Loaded here so no other command pays for the HTTP server's modules.
+    const { startHttpServer } = await import('../api/http');
     const engine = ctx.engine();
     const server = await startHttpServer({ engine, port });
     const stopServices = startLongLivedServices(engine);
@@ -61,10 +72,16 @@ export const serveCommand: DoorCommand = {
             '  stop:  Ctrl+C',
           ].join('\n'),
     );
-    const why = await untilStopped(ctx.signal);
-    if (!ctx.json) ctx.err(`evoflux-memory: ${why}, shutting down`);
-    await stopServices();
-    await server.close();
+    const until = untilStopped(ctx.signal);
+    try {
+      const why = await until.stopped;
+      if (!ctx.json) ctx.err(`evoflux-memory: ${why}, shutting down`);
+      engine.log.info(`serve: ${why}, shutting down`);
+      await stopServices();
+      await server.close();
+    } finally {
+      until.release();
+    }
     // The CLI closes the engine after run() returns, draining background work first.
     return null;
   },

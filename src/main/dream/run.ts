@@ -10,6 +10,7 @@ import { buildTranscript } from './transcript';
 import { rebuildIndex } from './index-page';
 import type { DreamLock } from './run-lock';
 import type { Consolidator, WorkItem } from './work';
+import { processLog } from '../log';
 
 export type DreamSettings = Settings['dream'];
 
@@ -213,7 +214,7 @@ export async function runDream(deps: DreamDeps, options: RunOptions): Promise<Dr
           `dream | sessions=${result.sessionsProcessed} notes=${result.notesProcessed} failed=${result.failed} drain=${options.drain}\n${detail.join('\n')}`,
         );
       } catch (e) {
-        console.error('evoflux: could not append to LOG.md', e);
+        processLog.error('dream: could not append to LOG.md', e);
       }
     }
     return result;

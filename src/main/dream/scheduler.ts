@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { nextFire } from './cron';
 import type { DreamSettings } from './run';
+import { processLog } from '../log';
 
 export interface SchedulerTimers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -104,7 +105,7 @@ export class DreamScheduler {
         await run;
       } catch (e) {
         this.lastError = (e as Error).message;
-        console.error('evoflux: scheduled Dream run failed', e);
+        processLog.error('dream: scheduled run failed', e);
       } finally {
         this.inFlight = null;
       }

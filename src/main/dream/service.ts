@@ -1,10 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Document, isMap, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { yaml } from '../lazy-deps';
 import type { Db } from '../store/db';
 import type { Clock } from '../../shared/clock';
 import { CommandError } from '../../shared/errors';
 import type { HomePaths } from '../home';
-import { loadSettings, type Settings } from '../settings';
+import { loadSettings, settingIsValid, type Settings, type SettingsProblem } from '../settings';
 import { writeFileAtomically } from '../wiki/atomic';
 import type { WikiService } from '../wiki/service';
 import type { LintReport } from '../wiki/lint';
@@ -38,6 +39,7 @@ export interface DreamStatus {
   lastRuns: DreamLogEntry[];
   pendingSessions: number;
   pendingNotes: number;
+  settingsProblems: SettingsProblem[];
 }
 
 export interface DreamConfig {
@@ -105,9 +107,11 @@ export class DreamService {
       this.settingsMtime = mtime;
       if (mtime !== null) {
         const loaded = loadSettings(this.d.paths.settings);
-        // A malformed file keeps what we had; it is reported by the settings loader's caller.
-        if (!loaded.error) {
-          Object.assign(this.d.settings.dream, loaded.settings.dream);
+        // Each valid key is taken; a bad one (or a file that cannot be parsed) keeps what we had.
+        // The problems are reported by dream.status and doctor.
+        const dream = this.d.settings.dream as Record<string, unknown>;
+        for (const [key, value] of Object.entries(loaded.settings.dream)) {
+          if (settingIsValid(loaded.problems, `dream.${key}`)) dream[key] = value;
         }
       }
     }
@@ -184,6 +188,7 @@ export class DreamService {
       lastRuns: lastRunsFromLog(this.d.wiki.tryRead('LOG.md')?.content ?? null),
       pendingSessions: counts.sessions,
       pendingNotes: counts.notes,
+      settingsProblems: loadSettings(this.d.paths.settings).problems,
     };
   }
 
@@ -207,6 +212,7 @@ export class DreamService {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
+    const { Document: YamlDocument, isMap, parseDocument } = yaml();
     let doc: Document = parseDocument(text);
     if (doc.errors.length) {
       throw new CommandError(
@@ -214,7 +220,7 @@ export class DreamService {
         `settings.yaml cannot be parsed, so it was not changed: ${doc.errors[0]!.message}`,
       );
     }
-    if (doc.contents === null) doc = new Document({});
+    if (doc.contents === null) doc = new YamlDocument({});
     else if (!isMap(doc.contents))
       throw new CommandError('conflict', 'settings.yaml is not a mapping, so it was not changed');
     doc.setIn(['dream', 'enabled'], merged.enabled);

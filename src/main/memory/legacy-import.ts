@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../lazy-deps';
 import type { Engine } from '../engine';
 import { writeTx, type Db } from '../store/db';
 import { recordFact } from '../store/facts';
@@ -158,6 +158,8 @@ export interface LegacyImportOptions {
   from?: string;
   force?: boolean;
   signal?: AbortSignal;
+  /** Asked between two source sessions: true stops the run there (interrupted, resumable). */
+  shouldStop?(): boolean;
   /** Called after each committed source session (progress output, crash tests). */
   onSession?(done: number, total: number, sessionId: string): void;
   /** Called after each source session, whatever became of it: done of total. */
@@ -245,7 +247,7 @@ export async function importLegacyNotes(
 
   let done = 0;
   for (const [sessionId, bullets] of bySession) {
-    if (options.signal?.aborted) {
+    if (options.signal?.aborted || options.shouldStop?.()) {
       report.interrupted = true;
       break;
     }
@@ -307,7 +309,7 @@ export async function importLegacyNotes(
   }
 
   if (!report.interrupted) {
-    await writeFileAtomic(
+    await writeFileAtomic()(
       sentinel,
       `legacy notes import completed ${new Date(deps.now()).toISOString()} from ${source}: ` +
         `${report.files} files, ${report.sessions + report.sessionsAlreadyImported} sessions, ${report.facts} facts\n`,
@@ -328,27 +330,71 @@ export function legacyImportPending(paths: Engine['paths']): boolean {
 }
 
 /**
- * One import at a time per engine. On startup it runs in the background when pending; close()
- * stops it between two sessions (the next startup continues) before the database closes.
+ * What a short-lived process (a CLI command) imports before it exits: the import runs after the
+ * command's output, one transaction per source session, until this many sessions or this much
+ * time have gone by (at least one session always, so every run makes progress).
+ */
+export const SHORT_LIVED_IMPORT_SESSIONS = 100;
+export const SHORT_LIVED_IMPORT_MS = 200;
+
+export interface LegacyImportStartOptions {
+  /** Import pending legacy notes without being asked (extraction.legacyImportOnStartup). */
+  auto: boolean;
+  /**
+   * A CLI command: instead of importing in the background while the command runs (and being
+   * stopped at once when it exits), import a bounded batch when the engine closes.
+   */
+  shortLived?: boolean;
+}
+
+/**
+ * One import at a time per engine. In a long-running process the startup import runs in the
+ * background; close() stops it between two sessions (the next startup continues) before the
+ * database closes. A short-lived process imports a bounded batch at close instead.
  */
 export class LegacyImportService {
   private current: { promise: Promise<LegacyImportReport>; source: string; force: boolean } | null = null;
   private readonly controller = new AbortController();
 
-  constructor(private readonly engine: Pick<Engine, 'db' | 'paths' | 'clock' | 'onClose'>) {}
+  constructor(private readonly engine: Pick<Engine, 'db' | 'paths' | 'clock' | 'onClose' | 'log'>) {}
 
-  start(options: { auto: boolean } = { auto: true }): this {
+  start(options: LegacyImportStartOptions = { auto: true }): this {
+    const auto = options.auto && legacyImportPending(this.engine.paths);
     this.engine.onClose(async () => {
+      if (auto && options.shortLived && !this.current) await this.importBatch();
       this.controller.abort();
       await this.current?.promise.catch(() => {});
     });
-    if (options.auto && legacyImportPending(this.engine.paths)) {
+    if (auto && !options.shortLived) {
       void this.run({}).then(
-        (r) => r.sessions && console.warn(`legacy import: ${r.sessions} sessions, ${r.facts} facts from ${r.source}`),
-        (e) => console.warn(`legacy import failed: ${(e as Error).message}`),
+        (r) => this.logged(r),
+        (e) => this.engine.log.warn(`legacy import failed: ${(e as Error).message}`),
       );
     }
     return this;
+  }
+
+  private logged(r: LegacyImportReport): void {
+    if (r.sessions === 0) return;
+    const state = r.interrupted ? 'paused, continues at the next start' : 'complete';
+    this.engine.log.info(`legacy import: ${r.sessions} sessions, ${r.facts} facts from ${r.source} (${state})`);
+  }
+
+  /** The short-lived process's share of the startup import, at close. */
+  private async importBatch(): Promise<void> {
+    const started = performance.now();
+    let committed = 0;
+    try {
+      const report = await this.run({
+        onSession: () => void committed++,
+        shouldStop: () =>
+          committed > 0 &&
+          (committed >= SHORT_LIVED_IMPORT_SESSIONS || performance.now() - started >= SHORT_LIVED_IMPORT_MS),
+      });
+      this.logged(report);
+    } catch (e) {
+      this.engine.log.warn(`legacy import failed: ${(e as Error).message}`);
+    }
   }
 
   async run(options: Omit<LegacyImportOptions, 'signal'>): Promise<LegacyImportReport> {
@@ -364,7 +410,7 @@ export class LegacyImportService {
         db: this.engine.db,
         paths: this.engine.paths,
         now: () => this.engine.clock.now(),
-        warn: (m) => console.warn(m),
+        warn: (m) => this.engine.log.warn(m),
       },
       { ...options, signal: this.controller.signal },
     );

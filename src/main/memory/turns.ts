@@ -78,24 +78,51 @@ export function renderContextBlock(profile: string | null, window: SessionWindow
   return parts.join('\n\n');
 }
 
+export interface RecallStatus {
+  status: 'ok' | 'degraded';
+  reason: string | null;
+}
+
 export interface BeginTurnResult {
   userMessage: MessageRecord;
+  recallStatus: RecallStatus;
   context: TurnContext;
+}
+
+/** Kept on the user message and returned: small enough for a badge in the transcript. */
+const RECALL_REASON_MAX_CHARS = 300;
+const NO_RECALL: RecallResult = { facts: [], block: null, abstained: false, reason: null };
+
+/**
+ * Recall on the read lane. A failure does not stop the turn (it goes on without memory), but it
+ * is never silent: the status says why, the log records it and the user message keeps it.
+ */
+async function recallForTurn(
+  engine: Engine,
+  sessionId: string,
+  userText: string,
+): Promise<{ recalled: RecallResult; status: RecallStatus }> {
+  try {
+    const recalled = await engine.readLane.recall(sessionId, recallQueryText(userText));
+    return { recalled, status: { status: 'ok', reason: null } };
+  } catch (e) {
+    if (isCommandError(e) && e.code === 'not_found') throw e;
+    const reason = (e as Error).message.slice(0, RECALL_REASON_MAX_CHARS);
+    engine.log.warn(`turns.begin: recall failed for session ${sessionId}; the turn goes on without memory: ${reason}`);
+    return { recalled: NO_RECALL, status: { status: 'degraded', reason } };
+  }
 }
 
 export async function beginTurn(engine: Engine, sessionId: string, userText: string): Promise<BeginTurnResult> {
   if (!getSession(engine.db, sessionId)) throw notFound('session', sessionId, 'sessionId');
-  let recalled: RecallResult = { facts: [], block: null, abstained: false, reason: null };
-  try {
-    recalled = await engine.readLane.recall(sessionId, recallQueryText(userText));
-  } catch (e) {
-    if (isCommandError(e) && e.code === 'not_found') throw e;
-    // Recall is best effort: the turn goes ahead without memory (reference §5.1).
-    console.error(`evoflux: recall failed, continuing without memory: ${(e as Error).message}`);
-  }
+  const { recalled, status } = await recallForTurn(engine, sessionId, userText);
   const userMessage = writeTx(engine.db, () => {
     const now = engine.clock.now();
     const user = appendMessage(engine.db, { id: newId(), sessionId, role: 'user', content: userText }, now);
+    if (status.reason !== null) {
+      engine.db.prepare('UPDATE session_messages SET recall_degraded = ? WHERE id = ?').run(status.reason, user.id);
+      user.recallDegraded = status.reason;
+    }
     if (recalled.block) {
       const row = appendMessage(
         engine.db,
@@ -112,6 +139,7 @@ export async function beginTurn(engine: Engine, sessionId: string, userText: str
   const userProfile = await readUserProfile(engine.paths.wiki);
   return {
     userMessage,
+    recallStatus: status,
     context: {
       window: [...(window.summary ? [window.summary] : []), ...window.messages],
       userProfile,

@@ -152,7 +152,7 @@ async function modelSummary(engine: Engine, rows: readonly Row[]): Promise<strin
     );
     return clip(reply.summary, SUMMARY_MAX_CHARS);
   } catch (e) {
-    console.error(`evoflux: model summary failed, using the built-in summary: ${(e as Error).message}`);
+    engine.log.warn(`model summary failed, using the built-in summary: ${(e as Error).message}`);
     return null;
   }
 }

@@ -15,6 +15,8 @@ export interface MessageRow {
   is_summary: number;
   compacted: number;
   created_at: number;
+  /** Why automatic recall failed for this user turn (migration 90); null for every other row. */
+  recall_degraded?: string | null;
 }
 
 export const toMessage = (r: MessageRow): MessageRecord => ({
@@ -30,6 +32,7 @@ export const toMessage = (r: MessageRow): MessageRecord => ({
   isSummary: r.is_summary === 1,
   compacted: r.compacted === 1,
   createdAt: r.created_at,
+  ...(r.recall_degraded ? { recallDegraded: r.recall_degraded } : {}),
 });
 
 export type NewMessage = Pick<MessageRecord, 'id' | 'sessionId' | 'role' | 'content'> &

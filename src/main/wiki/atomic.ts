@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../lazy-deps';
 
 /**
  * Replaces a file so a reader (or a crash) only ever sees the old or the new content: a sibling
@@ -13,12 +13,12 @@ export async function writeFileAtomically(
   content: string,
   options: { syncDir?: boolean } = {},
 ): Promise<void> {
-  await writeFileAtomic(file, content, { encoding: 'utf8', fsync: true });
+  await writeFileAtomic()(file, content, { encoding: 'utf8', fsync: true });
   if (options.syncDir !== false) fsyncDir(path.dirname(file));
 }
 
 export function writeFileAtomicallySync(file: string, content: string): void {
-  writeFileAtomic.sync(file, content, { encoding: 'utf8', fsync: true });
+  writeFileAtomic().sync(file, content, { encoding: 'utf8', fsync: true });
   fsyncDir(path.dirname(file));
 }
 

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import lockfile from 'proper-lockfile';
+import { properLockfile } from '../lazy-deps';
+import { processLog } from '../log';
 
 /** Who holds a lock, written next to it so a waiter can tell a live holder from a dead one. */
 export interface LockOwner {
@@ -74,7 +75,11 @@ export class FileLock {
 
   /** Whether some process (this one included) holds the lock right now. */
   async isHeld(): Promise<boolean> {
-    const held = await lockfile.check(this.base, { lockfilePath: this.lockDir, realpath: false, stale: this.staleMs });
+    const held = await properLockfile().check(this.base, {
+      lockfilePath: this.lockDir,
+      realpath: false,
+      stale: this.staleMs,
+    });
     if (!held) return false;
     return !this.ownerIsDead(this.readOwner());
   }
@@ -99,14 +104,14 @@ export class FileLock {
     let lost = false;
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(this.base, {
+      release = await properLockfile().lock(this.base, {
         lockfilePath: this.lockDir,
         realpath: false,
         stale: this.staleMs,
         retries: 0,
         onCompromised: (err) => {
           lost = true;
-          console.error(`evoflux: lock ${this.lockDir} was taken over: ${err.message}`);
+          processLog.error(`lock ${this.lockDir} was taken over: ${err.message}`);
         },
       });
     } catch (e) {
@@ -160,7 +165,7 @@ export class FileLock {
     if (!this.ownerIsDead(this.readOwner())) return false;
     let releaseRecover: (() => Promise<void>) | null = null;
     try {
-      releaseRecover = await lockfile.lock(this.recoverTarget, {
+      releaseRecover = await properLockfile().lock(this.recoverTarget, {
         realpath: false,
         stale: 2000,
         retries: 0,
@@ -175,7 +180,7 @@ export class FileLock {
       if (!this.ownerIsDead(owner)) return false;
       rmSync(this.ownerFile, { force: true });
       rmSync(this.lockDir, { recursive: true, force: true });
-      console.error(`evoflux: recovered ${path.basename(this.lockDir)} left by dead process ${owner!.pid}`);
+      processLog.warn(`recovered ${path.basename(this.lockDir)} left by dead process ${owner!.pid}`);
       return true;
     } finally {
       await releaseRecover().catch(() => {});

@@ -1,4 +1,4 @@
-import { parse, stringify } from 'yaml';
+import { yaml as yamlPackage } from '../lazy-deps';
 import { CONFIDENCES, type Confidence } from '../../shared/domain';
 
 /** The page metadata the tree, lint and Dream read. Every key is optional on disk. */
@@ -61,7 +61,7 @@ export function parsePage(text: string): ParsedPage {
   let data: unknown;
   try {
     // yaml's default core schema never builds arbitrary objects: it is a safe load.
-    data = parse(m[1] ?? '', { prettyErrors: false, logLevel: 'error' });
+    data = yamlPackage().parse(m[1] ?? '', { prettyErrors: false, logLevel: 'error' });
   } catch {
     return { data: null, meta: emptyMeta(), body: text };
   }
@@ -73,6 +73,6 @@ export function parsePage(text: string): ParsedPage {
 /** Writes a page with front matter; the inverse of parsePage for any mapping and body. */
 export function renderPage(data: Record<string, unknown> | null, body: string): string {
   if (!data || Object.keys(data).length === 0) return body;
-  const yaml = stringify(data, { lineWidth: 0 }).trimEnd();
+  const yaml = yamlPackage().stringify(data, { lineWidth: 0 }).trimEnd();
   return `---\n${yaml}\n---\n${body}`;
 }

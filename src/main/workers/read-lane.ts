@@ -15,6 +15,13 @@ import type { ReadLaneRequest, ReadLaneResponse, ReadLaneWorkerData } from './re
 export interface ReadLane {
   recall(sessionId: string, text: string): Promise<RecallResult>;
   search(req: SearchRequest): Promise<SearchHit[]>;
+  /** A round trip through a worker that opens its read connection: the database's schema version. */
+  ping(): Promise<number>;
+  /**
+   * Starts one worker and opens its connection in the background, so the first recall of a
+   * long-running process (mcp, serve, the app) does not pay for it. Failures surface on use.
+   */
+  warm(): void;
   /** Stops every worker; pending requests fail with `unavailable`. */
   close(): Promise<void>;
 }
@@ -27,16 +34,23 @@ export interface ReadLaneOptions extends ReadLaneWorkerData {
 export const defaultReadLaneSize = (): number => Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
 /**
- * Under tsx (tests, the CLI) this file is .ts and so is the worker, loaded through tsx's
- * require hook; bundled by electron-vite it is out/main/*.js with the worker built next to it.
+ * The worker file sits next to this code. Bundled by electron-vite, this is out/main/*.js (or a
+ * chunk one folder below) with read-lane.worker.js built beside it. Under the TypeScript loader
+ * (tests and benches only) both are .ts and the worker loads through tsx's require hook, named
+ * by an absolute path resolved from this file: a bare `--require tsx/cjs` would be resolved from
+ * the working directory and fail anywhere but the checkout.
  */
 export function readLaneWorkerFile(): { file: string; execArgv: string[] } {
   if (__filename.endsWith('.ts')) {
-    return { file: path.join(__dirname, 'read-lane.worker.ts'), execArgv: ['--require', 'tsx/cjs'] };
+    const loader = 'tsx/cjs';
+    return { file: path.join(__dirname, 'read-lane.worker.ts'), execArgv: ['--require', require.resolve(loader)] };
   }
-  // This code may sit in index.js or in a shared chunk one folder below it.
   const candidates = [path.join(__dirname, 'read-lane.worker.js'), path.join(__dirname, '..', 'read-lane.worker.js')];
-  return { file: candidates.find((f) => existsSync(f)) ?? candidates[0]!, execArgv: [] };
+  const file = candidates.find((f) => existsSync(f));
+  if (!file) {
+    throw new CommandError('unavailable', `read lane: worker file missing next to ${__dirname}; run \`npm run build\``);
+  }
+  return { file, execArgv: [] };
 }
 
 interface Job {
@@ -63,7 +77,10 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
-  const { file, execArgv } = readLaneWorkerFile();
+  let warmed = false;
+  // Located on first use: a missing worker file fails recall and search (and doctor says why),
+  // not the whole engine.
+  let workerFile: ReturnType<typeof readLaneWorkerFile> | null = null;
   const data: ReadLaneWorkerData = {
     dbPath: options.dbPath,
     wikiDir: options.wikiDir,
@@ -76,7 +93,8 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   };
 
   function spawn(index: number): Slot {
-    const worker = new Worker(file, { execArgv, workerData: data });
+    workerFile ??= readLaneWorkerFile();
+    const worker = new Worker(workerFile.file, { execArgv: workerFile.execArgv, workerData: data });
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (res: ReadLaneResponse) => {
       const job = slot.pending.get(res.id);
@@ -110,7 +128,10 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     for (let i = 0; i < size; i++) {
       // An idle live worker beats starting a new one; a busy one loses to starting one.
       const load = slots[i] ? slots[i]!.pending.size : 0.5;
-      if (load < MAX_IN_FLIGHT && load < bestLoad) ((best = i), (bestLoad = load));
+      if (load < MAX_IN_FLIGHT && load < bestLoad) {
+        best = i;
+        bestLoad = load;
+      }
     }
     return best < 0 ? null : (slots[best] ??= spawn(best));
   }
@@ -130,6 +151,11 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
 
   function run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
     if (closed) return Promise.reject(new CommandError('unavailable', 'the read lane is closed'));
+    try {
+      workerFile ??= readLaneWorkerFile();
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
     return new Promise<T>((resolve, reject) => {
       queue.push({ req, resolve: resolve as (v: unknown) => void, reject });
       pump();
@@ -139,6 +165,12 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   return {
     recall: (sessionId, text) => run({ task: 'recall', args: { sessionId, text } }),
     search: (req) => run({ task: 'search', args: req }),
+    ping: () => run({ task: 'ping', args: {} }),
+    warm: () => {
+      if (warmed || closed) return;
+      warmed = true;
+      void run({ task: 'ping', args: {} }).catch(() => {});
+    },
     close: async () => {
       closed = true;
       const error = new CommandError('unavailable', 'the read lane is closed');

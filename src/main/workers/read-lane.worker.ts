@@ -28,7 +28,8 @@ function handle(req: ReadLaneRequest): unknown {
     case 'search':
       return memorySearch(reader(), data.wikiDir, req.args as SearchRequest);
     case 'ping':
-      return 'pong';
+      return (reader().prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number })
+        .v;
   }
 }
 

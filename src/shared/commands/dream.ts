@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
+import { settingsProblem } from '../schemas';
 
 const dreamConfig = z.object({ enabled: z.boolean(), schedule: z.string() });
 
@@ -38,6 +39,8 @@ export const dreamCommands = {
       lastRuns: z.array(z.object({ at: z.string(), summary: z.string() })),
       pendingSessions: z.number().int(),
       pendingNotes: z.number().int(),
+      /** settings.yaml keys that could not be used as written (each fell back to its default). */
+      settingsProblems: z.array(settingsProblem),
     }),
   }),
   'dream.config.get': defineCommand({

@@ -3,6 +3,12 @@ import { defineCommand } from './define';
 import { id, messageRecord } from '../schemas';
 import { recallResult } from './recall';
 
+/** Whether automatic recall ran: `degraded` when it failed and the turn went on without memory. */
+export const recallStatus = z.object({
+  status: z.enum(['ok', 'degraded']),
+  reason: z.string().nullable(),
+});
+
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 
 export const turnCommands = {
@@ -20,6 +26,7 @@ export const turnCommands = {
       .strict(),
     output: z.object({
       userMessage: messageRecord,
+      recallStatus: recallStatus,
       context: z.object({
         window: z.array(messageRecord),
         userProfile: z.string().nullable(),

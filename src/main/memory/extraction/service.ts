@@ -12,7 +12,7 @@ import { ruleExtractor } from './rule-extractor';
 import { runExtraction, type RunDeps, type RunResult } from './run';
 import type { Extractor } from './types';
 
-type EngineCore = Pick<Engine, 'db' | 'clock' | 'settings' | 'events' | 'onClose'>;
+type EngineCore = Pick<Engine, 'db' | 'clock' | 'settings' | 'events' | 'onClose' | 'log'>;
 
 export interface ExtractionServiceOptions {
   /** Replaces the extractor chosen from settings (benchmarks, embedding apps). */
@@ -58,12 +58,21 @@ export class ExtractionService {
     options: ExtractionServiceOptions = {},
   ) {
     this.extractor = options.extractor ?? extractorFromSettings(engine.settings, options.env);
-    this.warn = options.warn ?? ((m) => console.warn(m));
+    this.warn = options.warn ?? ((m) => engine.log.warn(m));
   }
 
   /** Startup: reclaim what a dead process left, subscribe, and register the drain. */
   start(): this {
-    const reclaimed = writeTx(this.engine.db, () => reclaimExpiredLeases(this.engine.db, this.engine.clock.now()));
+    // Looked up first, so a process with nothing to reclaim (nearly every CLI command) never
+    // takes the write lock just to start.
+    const now = this.engine.clock.now();
+    const expired = this.engine.db
+      .prepare(
+        `SELECT 1 FROM memory_extraction_states
+         WHERE status = 'processing' AND (lease_expires_at IS NULL OR lease_expires_at <= ?) LIMIT 1`,
+      )
+      .get(now);
+    const reclaimed = expired ? writeTx(this.engine.db, () => reclaimExpiredLeases(this.engine.db, now)) : [];
     if (reclaimed.length) this.warn(`extraction: reclaimed ${reclaimed.length} expired lease(s) at startup`);
     const off = this.engine.events.on('response-completed', ({ sessionId }) => this.onResponseCompleted(sessionId));
     const every = this.engine.settings.extraction.retrySweepMs;

@@ -103,7 +103,7 @@ export class RecallIndexMaintenance {
       }
     } catch (e) {
       // Busy or closing: the next change schedules another pass.
-      console.error(`evoflux: recall index maintenance skipped: ${(e as Error).message}`);
+      this.engine.log.warn(`recall index maintenance skipped: ${(e as Error).message}`);
     } finally {
       this.running = false;
     }
@@ -139,7 +139,7 @@ export class RecallIndexMaintenance {
       while (purgeStep(this.engine.db)) progress();
       truncateWal(this.engine.db);
     } catch (e) {
-      console.error(`evoflux: forget clean-up at shutdown skipped: ${(e as Error).message}`);
+      this.engine.log.warn(`forget clean-up at shutdown skipped: ${(e as Error).message}`);
     }
   }
 }

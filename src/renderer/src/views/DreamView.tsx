@@ -5,6 +5,7 @@ import { describeError } from '../api/errors';
 import { buildHash } from '../router';
 import { fmtTime, plural } from '../format';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { SettingsProblems } from '../components/SettingsProblems';
 
 type RunResult = Output<'dream.run'>;
 
@@ -77,6 +78,7 @@ export function DreamView() {
           {running ? 'Running…' : 'Run Dream now'}
         </button>
       </div>
+      <SettingsProblems problems={s?.settingsProblems} />
       {running ? (
         <div aria-live="polite" data-testid="dream-progress">
           <div className="progress" role="progressbar" aria-label="Dream is running">

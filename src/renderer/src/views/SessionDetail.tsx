@@ -18,6 +18,36 @@ function messageTags(m: MessageRecord): string[] {
   ].filter((t): t is string => Boolean(t));
 }
 
+/** One transcript row; a turn that ran without memory (recall failed) says so and why. */
+function TranscriptMessage({ m, sessionId, focused }: { m: MessageRecord; sessionId: string; focused: boolean }) {
+  const kind = m.isSummary ? 'summary' : m.hidden || m.compacted ? 'hidden' : 'visible';
+  return (
+    <li
+      id={`msg-${sessionId}-${m.seq}`}
+      tabIndex={-1}
+      className={`message role-${m.role} msg-${kind}${focused ? ' focused' : ''}`}
+      data-seq={m.seq}
+    >
+      <div className="message-head">
+        <span className="role">{m.role}</span>
+        <span className="muted">#{m.seq}</span>
+        {messageTags(m).map((t) => (
+          <span key={t} className="badge tag">
+            {t}
+          </span>
+        ))}
+        <span className="muted right">{fmtTime(m.createdAt)}</span>
+      </div>
+      <div className="message-body">{m.content || <span className="muted">(empty)</span>}</div>
+      {m.recallDegraded ? (
+        <div className="notice warn small" data-testid="recall-degraded">
+          Recall failed for this turn, so it ran without memory: {m.recallDegraded}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
 export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focusSeq: number | null }) {
   const session = useQuery({
     queryKey: ['session', sessionId],
@@ -108,31 +138,9 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
             <Empty title="No messages" />
           ) : (
             <ol className="messages" data-testid="transcript">
-              {all.map((m) => {
-                const tags = messageTags(m);
-                const kind = m.isSummary ? 'summary' : m.hidden || m.compacted ? 'hidden' : 'visible';
-                return (
-                  <li
-                    key={m.id}
-                    id={`msg-${sessionId}-${m.seq}`}
-                    tabIndex={-1}
-                    className={`message role-${m.role} msg-${kind}${m.seq === focusSeq ? ' focused' : ''}`}
-                    data-seq={m.seq}
-                  >
-                    <div className="message-head">
-                      <span className="role">{m.role}</span>
-                      <span className="muted">#{m.seq}</span>
-                      {tags.map((t) => (
-                        <span key={t} className="badge tag">
-                          {t}
-                        </span>
-                      ))}
-                      <span className="muted right">{fmtTime(m.createdAt)}</span>
-                    </div>
-                    <div className="message-body">{m.content || <span className="muted">(empty)</span>}</div>
-                  </li>
-                );
-              })}
+              {all.map((m) => (
+                <TranscriptMessage key={m.id} m={m} sessionId={sessionId} focused={m.seq === focusSeq} />
+              ))}
             </ol>
           )}
           {messages.hasNextPage ? (

@@ -19,12 +19,30 @@ export type SecretKind =
   | 'stripe-key'
   | 'jwt'
   | 'npm-token'
+  | 'credential-statement'
+  | 'pin-code'
   | 'high-entropy';
 
 interface SecretPattern {
   kind: SecretKind;
   pattern: RegExp;
+  /**
+   * When the pattern has a group named `v`, only that value is the secret: redaction keeps the
+   * words around it ("my password is [redacted ...]") and `accept` may veto a value that is an
+   * ordinary word rather than a credential.
+   */
+  accept?: (value: string) => boolean;
 }
+
+// ":" and "=" and the Unicode look-alikes people type or paste (full-width, small, ratio,
+// modifier-letter and triangular colons, full-width and small equals signs).
+const SEP = '[:=\\uFF1A\\uFE55\\uFE13\\uA789\\u02D0\\u2236\\u205A\\uFF1D\\uFE66]';
+
+// After "my password is", words that describe the password instead of being it.
+const DESCRIBES_NOT_VALUE =
+  /^(?:[a-z]+(?:ed|ing|ly)|a|an|the|in|on|at|to|of|for|by|from|with|not|no|too|very|so|also|still|now|set|reset|kept|stored|saved|managed|secret|private|weak|strong|long|short|wrong|right|correct|incorrect|invalid|valid|empty|blank|missing|same|different|new|old|temporary|unknown|hidden|safe|unsafe|fine|ok|okay|good|bad|easy|hard|simple|complex|mandatory|optional|needed|necessary|important|confidential|here|there|below|above|this|that|it|something|nothing|my|your|our|their|his|her|its|\d{1,3})$/i;
+
+const QUOTED_OR_WORD = `(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}'|\u201c[^\u201d\\n]{1,100}\u201d|[^\\s"'\u201c\u201d,;.!?]+(?:[.,;!?][^\\s"'\u201c\u201d,;.!?]+)*)`;
 
 // Ordered from most to least specific so a provider key is reported as such, not as "entropy".
 const PATTERNS: SecretPattern[] = [
@@ -34,7 +52,7 @@ const PATTERNS: SecretPattern[] = [
   { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/ },
   { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[A-Z0-9]{16}\b/ },
-  { kind: 'aws-secret-key', pattern: /\baws_?secret_?access_?key\b\s*[:=]\s*\S+/i },
+  { kind: 'aws-secret-key', pattern: new RegExp(`\\baws_?secret_?access_?key\\b\\s*${SEP}\\s*\\S+`, 'i') },
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/ },
   { kind: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
   { kind: 'stripe-key', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/ },
@@ -49,13 +67,43 @@ const PATTERNS: SecretPattern[] = [
   {
     // The reference's words: "password: x", "api_key=x", "access token: x", whatever the value.
     kind: 'credential-assignment',
-    pattern: /\b(?:passwords?|passwd|passphrase|api[ _-]?key|apikey|access[ _-]?token|accesstoken)\b\s*[:=]\s*\S+/i,
+    pattern: new RegExp(
+      `\\b(?:passwords?|passwd|passphrase|passcode|api[ _-]?key|apikey|access[ _-]?token|accesstoken)\\b\\s*${SEP}\\s*\\S+`,
+      'i',
+    ),
   },
   {
     // Vaguer words ("secret: ...", "token=...") only with a value that looks machine-made.
     kind: 'credential-assignment',
-    pattern:
-      /\b(?:secret|client[ _-]?secret|auth[ _-]?token|refresh[ _-]?token|private[ _-]?key|token|pwd)\b\s*[:=]\s*["']?(?=[^\s"']*[0-9_+/=!@#$%^&*-])[^\s"']{8,}/i,
+    pattern: new RegExp(
+      `\\b(?:secret|client[ _-]?secret|auth[ _-]?token|refresh[ _-]?token|private[ _-]?key|token|pwd)\\b\\s*${SEP}\\s*["']?(?=[^\\s"']*[0-9_+/=!@#$%^&*-])[^\\s"']{8,}`,
+      'i',
+    ),
+  },
+  {
+    // "my password is x", "the wifi password for prod was x": said in words, not assigned.
+    kind: 'credential-statement',
+    pattern: new RegExp(
+      `\\b(?:my|our|your|his|her|their|the)(?:\\s+[\\w.@-]+){0,2}?\\s+(?:password|passwd|passphrase|pass phrase|passcode)` +
+        `(?:\\s+(?:for|to|of|on|at)(?:\\s+[\\w.@/-]+){1,3}?)?\\s+(?:is|was)\\s*${SEP}?\\s+(?<v>${QUOTED_OR_WORD})`,
+      'i',
+    ),
+    accept: (value) => !DESCRIBES_NOT_VALUE.test(value),
+  },
+  {
+    // "PIN 4821", "the PIN is 1234", "PIN: 0000": the capitalised word is never the verb "pin".
+    kind: 'pin-code',
+    pattern: new RegExp(
+      `\\bPIN(?:\\s*(?:code|number|no\\.?|#))?\\s*(?:(?:is|was)\\s*${SEP}?|${SEP})?\\s*(?<v>\\d{4,8})\\b`,
+    ),
+  },
+  {
+    // Lower case only with "is" or a separator: "my pin is 482913", "pin code: 7731".
+    kind: 'pin-code',
+    pattern: new RegExp(
+      `\\bpin(?:[ _-]?(?:code|number))?\\s*(?:(?:is|was)\\s*${SEP}?|${SEP})\\s*(?<v>\\d{4,8})\\b`,
+      'i',
+    ),
   },
 ];
 
@@ -96,7 +144,7 @@ export interface SecretMatch {
 
 /** The first kind of secret found in `text`, or null. The match itself is never returned. */
 export function findSecret(text: string): SecretMatch | null {
-  for (const { kind, pattern } of PATTERNS) if (pattern.test(text)) return { kind };
+  for (const p of PATTERNS) if (matchesOf(p, text).length) return { kind: p.kind };
   for (const token of text.match(TOKEN) ?? []) if (looksHighEntropy(token)) return { kind: 'high-entropy' };
   return null;
 }
@@ -110,10 +158,47 @@ export const looksSensitive = (text: string): boolean => findSecret(text) !== nu
 export function redactSecrets(text: string): { text: string; redactions: number } {
   let redactions = 0;
   let out = text;
-  for (const { kind, pattern } of PATTERNS) {
-    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g');
-    out = out.replace(global, () => (redactions++, `[redacted ${kind}]`));
+  for (const p of PATTERNS) {
+    const spans = matchesOf(p, out);
+    if (!spans.length) continue;
+    // One pass over the text, so many matches cost linear time, not a copy each.
+    const pieces: string[] = [];
+    let at = 0;
+    for (const span of spans) {
+      pieces.push(out.slice(at, span.start), `[redacted ${p.kind}]`);
+      at = span.end;
+    }
+    pieces.push(out.slice(at));
+    out = pieces.join('');
+    redactions += spans.length;
   }
-  out = out.replace(TOKEN, (token) => (looksHighEntropy(token) ? (redactions++, '[redacted high-entropy]') : token));
+  out = out.replace(TOKEN, (token) => {
+    if (!looksHighEntropy(token)) return token;
+    redactions++;
+    return '[redacted high-entropy]';
+  });
   return { text: out, redactions };
+}
+
+/** The secret spans of one pattern in `text`: the `v` group when it has one, else the whole match. */
+function matchesOf(p: SecretPattern, text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(spanRegex(p))) {
+    const value = m.indices?.groups?.v;
+    if (value && p.accept && !p.accept(m.groups!.v!)) continue;
+    const [start, end] = value ?? m.indices![0]!;
+    spans.push({ start, end });
+  }
+  return spans;
+}
+
+const spanRegexes = new Map<SecretPattern, RegExp>();
+/** The pattern with the global and match-indices flags, built once. */
+function spanRegex(p: SecretPattern): RegExp {
+  let re = spanRegexes.get(p);
+  if (!re) {
+    re = new RegExp(p.pattern.source, `${p.pattern.flags.replace(/[gd]/g, '')}gd`);
+    spanRegexes.set(p, re);
+  }
+  return re;
 }

@@ -7,6 +7,7 @@ import type { Confidence, FactKind, Scope } from '../../shared/domain';
 import { CONFIDENCE_RANK } from '../../shared/domain';
 import { idSlug } from '../../shared/ids';
 import { slugify } from '../wiki/links';
+import { redactSecrets } from '../memory/secrets';
 import { PageCatalog } from './catalog';
 import { PageSet, type EditablePage } from './page-edit';
 import { noteSlug, type BatchOutcome, type Consolidator, type ItemOutcome, type WorkItem } from './work';
@@ -40,12 +41,13 @@ const TITLE: Record<FactKind, string> = {
   fact: 'Facts',
 };
 
-/** Source text is data: collapse it to one line and defuse link, comment and HTML syntax. */
+/**
+ * Source text is data: collapse it to one line, hide secrets (`[redacted <kind>]`) and defuse
+ * link, comment and HTML syntax.
+ */
 export const inert = (text: string, max = 500) =>
-  text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max)
+  redactSecrets(text.replace(/\s+/g, ' ').trim())
+    .text.slice(0, max)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -311,7 +313,8 @@ export class DeterministicConsolidator implements Consolidator {
           description: `${slugOf(rel)} (consolidated by Dream).`,
           tags: [],
         });
-        const anchor = `note:${source}:${createHash('sha256').update(line).digest('hex').slice(0, 12)}`;
+        // Hashed after redaction: a hash of the raw line would let a short secret (a PIN) be guessed back.
+        const anchor = `note:${source}:${createHash('sha256').update(redactSecrets(line).text).digest('hex').slice(0, 12)}`;
         page.upsertBullet(anchor, `${inert(line)} _(from note ${inert(note.name, 60)})_ — [[${source}]]`);
         related.add(slugOf(rel));
         if (rel.startsWith('topics/')) topics.add(slugOf(rel));

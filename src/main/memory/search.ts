@@ -9,6 +9,7 @@ import { queryTerms, rawTokens, normalizeToken, type QueryTerms } from './recall
 import { lexicalMatch } from './recall/rank';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './recall/fts';
 import { parsePage } from '../wiki/front-matter';
+import { redactSecrets } from './secrets';
 
 /**
  * memory_search: the explicit, wider lookup. Scoped facts (explicit mode: no abstain rule, no
@@ -66,9 +67,12 @@ function factHits(db: Db, scopes: SessionScopes, text: string, limit: number): S
 const EXCERPT_CHARS = 500;
 const EXCERPT_LEAD = 120;
 
-/** The whole text when short; else a 500-character window from 120 before the first query hit. */
+/**
+ * The whole text when short; else a 500-character window from 120 before the first query hit.
+ * Secrets are replaced by `[redacted <kind>]` before the window is cut, so no part of one shows.
+ */
 export function excerpt(text: string, query: readonly string[]): string {
-  const flat = text.replace(/\s+/gu, ' ').trim();
+  const flat = redactSecrets(text.replace(/\s+/gu, ' ').trim()).text;
   if (flat.length <= EXCERPT_CHARS) return flat;
   const lower = flat.toLowerCase();
   let first = -1;
@@ -220,7 +224,7 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
     hits.push({
       source: 'dialogue',
       ref: `message:${r.id}`,
-      title: `${name} (${r.role})`,
+      title: `${redactSecrets(name).text} (${r.role})`,
       snippet: excerpt(r.content, query),
       score: m.base,
       citation: { sessionId: r.session_id, messageId: r.id },

@@ -8,6 +8,7 @@ import { FACT_KINDS, SCOPES } from '../../shared/domain';
 import { writeFileAtomically } from './atomic';
 import { renderPage } from './front-matter';
 import { slugify } from './links';
+import { redactSecrets } from '../memory/secrets';
 
 export interface ExportedPage {
   file: string;
@@ -40,7 +41,8 @@ const pageName = (scope: Scope, key: string) =>
     ? 'user.md'
     : `${scope}-${slugify(scope === 'workspace' ? path.basename(key) : key, scope, 40)}-${createHash('sha256').update(key).digest('hex').slice(0, 6)}.md`;
 
-const line = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** One line of exported text, with any secret replaced by `[redacted <kind>]`. */
+const line = (s: string) => redactSecrets(s.replace(/\s+/g, ' ').trim()).text;
 
 /**
  * Writes every semantic fact as Markdown, one page per scope (user, each project, workspace,

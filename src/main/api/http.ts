@@ -128,7 +128,12 @@ export function findRendererDir(from = __dirname): string | null {
 
 export function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const { engine } = options;
-  const token = ensureHttpToken(engine.paths.httpToken);
+  let token: string;
+  try {
+    token = ensureHttpToken(engine.paths.httpToken);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const rendererDir = options.rendererDir === undefined ? findRendererDir() : options.rendererDir;
   let port = 0;
 

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import lockfile from 'proper-lockfile';
+import { ensurePrivateDir, replacePrivateFileSync } from '../private-fs';
 
 /** Who holds a lock, written next to it so a waiter can tell a live holder from a dead one. */
 export interface LockOwner {
@@ -59,7 +60,7 @@ export class FileLock {
     this.ownerFile = `${base}.owner.json`;
     this.recoverTarget = `${base}.recover`;
     this.staleMs = Math.max(options.staleMs ?? 10_000, 2000);
-    mkdirSync(path.dirname(base), { recursive: true });
+    ensurePrivateDir(path.dirname(base));
   }
 
   /** The recorded holder, or null when the lock is free or its owner file is unreadable. */
@@ -122,7 +123,7 @@ export class FileLock {
     };
     heldTokens.add(owner.token);
     try {
-      writeFileSync(this.ownerFile, JSON.stringify(owner));
+      replacePrivateFileSync(this.ownerFile, JSON.stringify(owner));
     } catch (e) {
       heldTokens.delete(owner.token);
       await release().catch(() => {});

@@ -5,7 +5,7 @@ import type { Db } from '../store/db';
 import type { WikiService } from '../wiki/service';
 import type { Confidence, FactKind, Scope } from '../../shared/domain';
 import { CONFIDENCE_RANK } from '../../shared/domain';
-import { idSlug } from '../../shared/ids';
+import { sessionSourcePage, sourceSlugOf } from './source-page';
 import { slugify } from '../wiki/links';
 import { redactSecrets } from '../memory/secrets';
 import { PageCatalog } from './catalog';
@@ -102,7 +102,7 @@ const slugOf = (rel: string) => rel.slice(rel.indexOf('/') + 1, -3);
 
 /**
  * The built-in consolidator: no model, no network, same output for the same input. For each
- * session it rewrites `sources/session-<slug>.md` with the session's facts and the message each
+ * session it rewrites its source page (sessionSourcePage) with the session's facts and the message each
  * cites, then merges each fact into the best-matching existing topic or entity page, or else into
  * a per-scope group page (created once, merged into ever after). Notes get a source page and
  * their lines are merged into matching pages. One batch is edited in memory and written once,
@@ -173,8 +173,11 @@ export class DeterministicConsolidator implements Consolidator {
     today: string,
   ): string[] {
     const { session, transcript } = item;
-    const source = `session-${idSlug(session.id)}`;
-    const sourceRel = this.sourcePath(pages, source, session.id);
+    const sourceRel = sessionSourcePage(
+      { exists: (rel) => pages.has(rel), sessionOf: (rel) => pages.get(rel).data.session },
+      session.id,
+    );
+    const source = sourceSlugOf(sourceRel);
     const facts = this.facts(session.id);
     const related = new Set<string>();
     const topics = new Set<string>();
@@ -225,7 +228,7 @@ export class DeterministicConsolidator implements Consolidator {
       session.folderId && `folder ${inert(session.folderId, 120)}`,
     ].filter(Boolean);
     const body = [
-      `# Session ${idSlug(session.id)}${title ? `: ${title}` : ''}`,
+      `# Session ${source.slice('session-'.length)}${title ? `: ${title}` : ''}`,
       '',
       `- Date: ${new Date(session.createdAt).toISOString().slice(0, 10)}`,
       `- Agent: ${session.agentName ? inert(session.agentName, 100) : 'unknown'}`,
@@ -255,7 +258,9 @@ export class DeterministicConsolidator implements Consolidator {
     page.setBody(body);
     page.set(
       'description',
-      title ? `Session "${title}" (${facts.length} facts)` : `Session ${idSlug(session.id)} (${facts.length} facts)`,
+      title
+        ? `Session "${title}" (${facts.length} facts)`
+        : `Session ${source.slice('session-'.length)} (${facts.length} facts)`,
     );
     page.set('tags', ['session', ...new Set(facts.map((f) => f.scope))]);
     page.set('updated', today);
@@ -268,15 +273,6 @@ export class DeterministicConsolidator implements Consolidator {
       ...new Set([dialogueLabel(session), ...facts.map((f) => scopeRefLabel(f.scope, f.scope_key))]),
     ]);
     return [...topics].sort();
-  }
-
-  /** `sources/session-<slug>.md`, or a longer slug if another session already owns that page. */
-  private sourcePath(pages: PageSet, source: string, sessionId: string): string {
-    const rel = `sources/${source}.md`;
-    if (!pages.has(rel)) return rel;
-    const owner = pages.get(rel).data.session;
-    if (owner === undefined || owner === sessionId) return rel;
-    return `sources/session-${sessionId.replace(/-/g, '').slice(-16).toLowerCase()}.md`;
   }
 
   private note(

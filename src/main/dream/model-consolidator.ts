@@ -4,7 +4,7 @@ import type { ChatClient } from '../llm/openai-client';
 import type { WikiService } from '../wiki/service';
 import { KNOWLEDGE_SECTIONS, PROTECTED_FROM_DELETE, READ_ONLY_SECTIONS } from '../wiki/layout';
 import { validateWikiPath } from '../wiki/paths';
-import { idSlug } from '../../shared/ids';
+import { sessionSourcePage, sourceSlugOf, wikiSourcePages } from './source-page';
 import { redactSecrets } from '../memory/secrets';
 import { noteSlug, type BatchOutcome, type Consolidator, type WorkItem } from './work';
 
@@ -73,14 +73,14 @@ function wikiPrefix(wiki: WikiService, today: string): string {
   return lines.join('\n');
 }
 
-function sourcePrompt(item: WorkItem): string {
+function sourcePrompt(wiki: WikiService, item: WorkItem): string {
   if (item.kind === 'session') {
     const s = item.session;
     return [
       'Process the following conversation session and update the wiki accordingly.',
       '',
       '<source_data>',
-      `Source-Slug: session-${idSlug(s.id)}`,
+      `Source-Slug: ${sourceSlugOf(sessionSourcePage(wikiSourcePages(wiki), s.id))}`,
       `Agent: ${escapeData(s.agentName ?? 'unknown')}`,
       `Date: ${new Date(s.createdAt).toISOString().slice(0, 10)}`,
       '',
@@ -137,7 +137,7 @@ export class ModelConsolidator implements Consolidator {
     const written = new Set<string>();
     for (const item of items) {
       try {
-        const prompt = `${wikiPrefix(this.wiki, today)}\n${sourcePrompt(item)}`;
+        const prompt = `${wikiPrefix(this.wiki, today)}\n${sourcePrompt(this.wiki, item)}`;
         const reply = await this.client.chatJson(
           [
             { role: 'system', content: SYSTEM_PROMPT },

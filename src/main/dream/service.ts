@@ -16,6 +16,7 @@ import { DreamLock } from './run-lock';
 import { lintAndWrite, pendingCounts, runDream, type DreamDeps, type DreamRunResult, type DreamSettings } from './run';
 import { DreamScheduler, type SchedulerTimers } from './scheduler';
 import type { Consolidator } from './work';
+import { sessionSourceSlugs } from './source-page';
 
 export interface DreamLogEntry {
   at: string;
@@ -122,6 +123,7 @@ export class DreamService {
   private deps(): DreamDeps {
     const db = this.d.db;
     const byId = db.prepare('SELECT 1 FROM sessions WHERE id = ?');
+    let legacySlugs: Set<string> | null = null;
     let slugs: Set<string> | null = null;
     return {
       db,
@@ -130,14 +132,22 @@ export class DreamService {
       lock: this.lock,
       settings: () => this.settings(),
       consolidator: () => this.consolidator(),
+      // A page without its `session` front matter is judged by its name: an older version's
+      // last-8-hex name, or the current name, computed for every session once per lint.
       sessionExists: ({ sessionId, slug }) => {
         if (sessionId) return byId.get(sessionId) !== undefined;
+        if (/^[0-9a-f]{8}$|^[0-9a-f]{16}$/.test(slug)) {
+          legacySlugs ??= new Set(
+            (
+              db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]
+            ).map((r) => r.s),
+          );
+          return legacySlugs.has(slug.slice(-8));
+        }
         slugs ??= new Set(
-          (
-            db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]
-          ).map((r) => r.s),
+          (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).flatMap((r) => sessionSourceSlugs(r.id)),
         );
-        return slugs.has(slug.slice(0, 8));
+        return slugs.has(`session-${slug}`);
       },
     };
   }

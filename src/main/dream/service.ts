@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Document, isMap, parseDocument } from 'yaml';
+import { type Document, isMap, isScalar, parseDocument, type YAMLMap } from 'yaml';
 import type { Db } from '../store/db';
 import type { Clock } from '../../shared/clock';
 import { CommandError } from '../../shared/errors';
@@ -88,7 +88,7 @@ export class DreamService {
 
   /** Current Dream settings; settings.yaml is re-read whenever its mtime changed. */
   settings(): DreamSettings {
-    let mtime: number | null = null;
+    let mtime: number | null;
     try {
       mtime = statSync(this.d.paths.settings).mtimeMs;
     } catch {
@@ -170,6 +170,8 @@ export class DreamService {
   async status(): Promise<DreamStatus> {
     const s = this.settings();
     const counts = pendingCounts({ db: this.d.db, wiki: this.d.wiki });
+    // From settings.yaml as it is now: a running scheduler adopts an edited schedule at once.
+    this.scheduler.refresh();
     let nextRunAt = this.scheduler.started ? this.scheduler.nextRunAt : null;
     if (!this.scheduler.started && s.enabled) {
       try {
@@ -209,15 +211,22 @@ export class DreamService {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    let doc: Document = parseDocument(text);
+    const doc: Document = parseDocument(text);
     if (doc.errors.length) {
       throw new CommandError(
         'conflict',
         `settings.yaml cannot be parsed, so it was not changed: ${doc.errors[0]!.message}`,
       );
     }
-    if (doc.contents === null) doc = new Document({});
-    else if (!isMap(doc.contents))
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+      // An empty or comments-only file: a mapping takes the place of the empty value, and the
+      // comments attached to it move over, so none is lost.
+      const empty = doc.contents;
+      const map = doc.createNode({}) as YAMLMap;
+      map.commentBefore = empty?.commentBefore;
+      map.comment = empty?.comment;
+      doc.contents = map as Document['contents'];
+    } else if (!isMap(doc.contents))
       throw new CommandError('conflict', 'settings.yaml is not a mapping, so it was not changed');
     doc.setIn(['dream', 'enabled'], merged.enabled);
     doc.setIn(['dream', 'schedule'], merged.schedule);

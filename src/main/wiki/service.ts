@@ -245,7 +245,16 @@ export class WikiService {
     });
   }
 
-  async delete(rawPath: unknown, field = 'path'): Promise<{ path: string }> {
+  /**
+   * Deletes a page (a symlink: the link itself). USER.md, INDEX.md and LOG.md are protected; a
+   * daily note only goes when `noteConsumed` confirms, under the lock, that Dream has consumed
+   * its current content (notes are append-only Dream input until then).
+   */
+  async delete(
+    rawPath: unknown,
+    field = 'path',
+    options: { noteConsumed?: (name: string, content: string) => boolean } = {},
+  ): Promise<{ path: string }> {
     const { wp, file } = this.locate(rawPath, field);
     if (PROTECTED_FROM_DELETE.includes(wp.rel)) {
       throw new CommandError(
@@ -262,6 +271,16 @@ export class WikiService {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('wiki page', wp.rel, field);
         throw e;
+      }
+      if (wp.section && READ_ONLY_SECTIONS.includes(wp.section)) {
+        const content = readFileSync(file, 'utf8');
+        if (!options.noteConsumed?.(`${wp.stem}.md`, content)) {
+          throw new CommandError(
+            'forbidden',
+            `${field}: ${wp.rel} is not yet consumed by Dream; notes are append-only until Dream has read them (run \`dream run\`, then delete it)`,
+            field,
+          );
+        }
       }
       rmSync(file);
       return { path: wp.rel };

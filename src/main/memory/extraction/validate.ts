@@ -33,9 +33,28 @@ const isKind = (k: string): k is FactKind => (FACT_KINDS as readonly string[]).i
 const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 const isConfidence = (c: string): c is Confidence => (CONFIDENCES as readonly string[]).includes(c);
 
+/** The unknown scope name as stored with the fact: a short plain word, else just "unknown". */
+const unknownScopeName = (name: string) =>
+  /^[a-z][a-z0-9_-]{0,31}$/.test(name) && !findSecret(name) ? name : 'unknown';
+
 export interface ValidateOptions {
   /** Legacy bullets carried no scope: they may never become user-global, whatever they say. */
   neverUser?: boolean;
+}
+
+/**
+ * Where a candidate is stored. No scope: the session, as in the reference. A name that is no
+ * scope at all goes there too, recorded as a coercion like any other, with the name it asked for.
+ */
+function targetScope(raw: unknown, scopes: SessionScopes, kind: FactKind, options: ValidateOptions): CoercedScope {
+  const scopeText = String(raw ?? '')
+    .trim()
+    .toLowerCase();
+  let requested: Scope = isScope(scopeText) ? scopeText : 'session';
+  if (options.neverUser && requested === 'user') requested = 'project';
+  const target = coerceScope(scopes, requested, kind);
+  if (!scopeText || isScope(scopeText)) return target;
+  return { ...target, coercion: { requested: unknownScopeName(scopeText), reason: 'unknown-scope' } };
 }
 
 /**
@@ -62,13 +81,7 @@ export function validateCandidates(
     if (!isKind(kindText)) return void rejected.push({ reason: 'invalid-kind', index });
     const secret = findSecret(text);
     if (secret) return void rejected.push({ reason: `secret:${secret.kind}`, index });
-    const scopeText = String(c.scope ?? 'session')
-      .trim()
-      .toLowerCase();
-    // An unknown scope name means the extractor did not say: the session, as in the reference.
-    let requested: Scope = isScope(scopeText) ? scopeText : 'session';
-    if (options.neverUser && requested === 'user') requested = 'project';
-    const target = coerceScope(scopes, requested, kindText);
+    const target = targetScope(c.scope, scopes, kindText, options);
     const key = `${target.scope}\u0000${target.key}\u0000${foldForKey(text)}`;
     if (seen.has(key)) return void rejected.push({ reason: 'duplicate', index });
     seen.add(key);

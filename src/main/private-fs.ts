@@ -71,6 +71,11 @@ export function ensurePrivateDir(dir: string): boolean {
   return tighten(dir, PRIVATE_DIR_MODE);
 }
 
+/** Creates `dir` and missing parents as 0700; an existing folder (one a person chose) keeps its mode. */
+export function createPrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
 /** Tightens an existing file to 0600 (no-op when missing, private already, or a symlink). */
 export function tightenFile(file: string): void {
   tighten(file, PRIVATE_FILE_MODE);

@@ -1,5 +1,5 @@
 import type { FactRow } from '../store/facts';
-import { ensurePrivateDir } from '../private-fs';
+import { createPrivateDir } from '../private-fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
@@ -51,7 +51,7 @@ const line = (s: string) => redactSecrets(s.replace(/\s+/g, ' ').trim()).text;
  * depends on it. Each page is replaced atomically.
  */
 export async function exportFacts(db: Db, dir: string, now: number): Promise<ExportResult> {
-  ensurePrivateDir(dir);
+  createPrivateDir(dir);
   const today = new Date(now).toISOString().slice(0, 10);
   const keys = db
     .prepare(

@@ -114,6 +114,9 @@ export class FileLock {
       if ((e as NodeJS.ErrnoException).code === 'ELOCKED') return null;
       throw e;
     }
+    // proper-lockfile creates its marker folder with the umask's mode; it holds nothing, but the
+    // home keeps every folder private.
+    ensurePrivateDir(this.lockDir);
     const owner: LockOwner = {
       pid: process.pid,
       host: os.hostname(),
@@ -159,7 +162,7 @@ export class FileLock {
    */
   private async recoverDeadOwner(): Promise<boolean> {
     if (!this.ownerIsDead(this.readOwner())) return false;
-    let releaseRecover: (() => Promise<void>) | null = null;
+    let releaseRecover: () => Promise<void>;
     try {
       releaseRecover = await lockfile.lock(this.recoverTarget, {
         realpath: false,

@@ -210,8 +210,9 @@ async function route(door: DoorContext, req: IncomingMessage, res: ServerRespons
 
 /** Every failure becomes a JSON error; only a real internal error is logged, and no stack ever leaves the process. */
 function answerFailure(req: IncomingMessage, res: ServerResponse, e: unknown): void {
-  // The client went away or timed out mid-request: there is no one to answer and nothing to log.
-  if (req.destroyed && !isCommandError(e)) return void res.destroy();
+  // The client went away or timed out while sending its request: no one to answer, nothing to log.
+  const aborted = (e as Error)?.message === 'aborted' || (e as NodeJS.ErrnoException)?.code === 'ECONNRESET';
+  if (req.destroyed && aborted) return void res.destroy();
   const error = isCommandError(e) ? e : new CommandError('internal', 'internal error; see the server log');
   if (error.code === 'internal') console.error('evoflux http:', e);
   if (res.headersSent) return void res.destroy();

@@ -40,7 +40,7 @@ export class PageCatalog {
         const rel = `${section}/${name}`;
         // A page that is a symlink (to USER.md, say) is never a merge target: writes refuse it.
         if (!wiki.writable(rel)) continue;
-        let group = false;
+        let group: boolean;
         try {
           group = wiki.summary(rel)?.data?.dream_group !== undefined;
         } catch {

@@ -85,6 +85,15 @@ export function excerpt(text: string, query: readonly string[]): string {
   return (start > 0 ? '…' : '') + flat.slice(start, end) + (end < flat.length ? '…' : '');
 }
 
+/**
+ * The hit with a snippet computed only when read. Hits are built for every candidate but only
+ * the few returned are read, and a snippet redacts secrets from the whole text first.
+ */
+function withLazySnippet(hit: Omit<SearchHit, 'snippet'>, make: () => string): SearchHit {
+  let snippet: string | undefined;
+  return Object.defineProperty(hit, 'snippet', { enumerable: true, get: () => (snippet ??= make()) }) as SearchHit;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Legacy wiki pages (reference §6.2.2), read straight from <home>/wiki.
 
@@ -154,14 +163,18 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
       0.15 * overlap(query, tokenSet(page.meta.description ?? '')) +
       0.2 * overlap(query, new Set(page.meta.tags.flatMap((t) => rawTokens(t).map(normalizeToken)))) +
       0.5 * m.coverage;
-    hits.push({
-      source: 'wiki',
-      ref: f.ref,
-      title: page.meta.description ?? f.rel,
-      snippet: excerpt(page.body, meaningful),
-      score: m.base * rerank,
-      citation: { path: f.rel },
-    });
+    hits.push(
+      withLazySnippet(
+        {
+          source: 'wiki',
+          ref: f.ref,
+          title: page.meta.description ?? f.rel,
+          score: m.base * rerank,
+          citation: { path: f.rel },
+        },
+        () => excerpt(page.body, meaningful),
+      ),
+    );
   }
   return hits;
 }
@@ -221,14 +234,18 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
     const name = r.title || r.agent_name || r.session_id;
     const m = lexicalMatch(`${name}\n${r.role}\n${r.content}`, query);
     if (m.base <= 0) continue;
-    hits.push({
-      source: 'dialogue',
-      ref: `message:${r.id}`,
-      title: `${redactSecrets(name).text} (${r.role})`,
-      snippet: excerpt(r.content, query),
-      score: m.base,
-      citation: { sessionId: r.session_id, messageId: r.id },
-    });
+    hits.push(
+      withLazySnippet(
+        {
+          source: 'dialogue',
+          ref: `message:${r.id}`,
+          title: `${redactSecrets(name).text} (${r.role})`,
+          score: m.base,
+          citation: { sessionId: r.session_id, messageId: r.id },
+        },
+        () => excerpt(r.content, query),
+      ),
+    );
   }
   return hits;
 }

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensurePrivateDir, ensurePrivateFile, refuseSymlink, repairHome } from './private-fs';
 
 /** Where a data home's pieces live. One home = one memory. */
 export interface HomePaths {
@@ -42,10 +42,21 @@ export function homePaths(root: string): HomePaths {
   };
 }
 
+/**
+ * Creates the home (0700) or repairs an existing one others could read, then makes sure the
+ * database file exists as 0600 before SQLite opens it (SQLite gives -wal and -shm the same
+ * mode). A database, WAL or shared-memory file that is a symlink is refused.
+ */
 export function ensureHome(root: string): HomePaths {
   const p = homePaths(root);
-  mkdirSync(p.root, { recursive: true, mode: 0o700 });
-  mkdirSync(p.locks, { recursive: true });
-  mkdirSync(p.logs, { recursive: true, mode: 0o700 });
+  const walFiles = [`${p.db}-wal`, `${p.db}-shm`];
+  repairHome(p.root, {
+    dirs: [p.wiki, p.locks, p.logs, path.join(p.root, 'wiki-export')],
+    files: [p.db, ...walFiles, p.settings, p.httpToken],
+  });
+  ensurePrivateDir(p.locks);
+  ensurePrivateDir(p.logs);
+  for (const f of walFiles) refuseSymlink(f);
+  ensurePrivateFile(p.db);
   return p;
 }

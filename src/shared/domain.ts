@@ -24,8 +24,17 @@ export type SessionKind = (typeof SESSION_KINDS)[number];
 export const MESSAGE_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-/** Why a stored fact sits at another scope than the one asked for. */
-export const COERCION_REASONS = ['technical-kind-not-user', 'work-content-not-user', 'scope-unavailable'] as const;
+/**
+ * Why a stored fact sits at another scope than the one asked for: a technical kind asked for at
+ * user scope, work content (a codebase, tool or workflow) asked for at user scope, a scope the
+ * session does not have, or a scope name that does not exist at all.
+ */
+export const COERCION_REASONS = [
+  'technical-kind-not-user',
+  'work-content-not-user',
+  'scope-unavailable',
+  'unknown-scope',
+] as const;
 export type CoercionReason = (typeof COERCION_REASONS)[number];
 
 export const FACT_TEXT_MAX = 500;

@@ -71,7 +71,8 @@ export const factRecord = z.object({
   confidence,
   reinforcement: z.number().int(),
   origin: z.enum(FACT_ORIGINS),
-  requestedScope: scope.nullable(),
+  /** The scope asked for when the store chose another; an unknown name is kept as asked (e.g. "galaxy"). */
+  requestedScope: z.string().nullable(),
   coercionReason: z.enum(COERCION_REASONS).nullable(),
   firstSeenAt: epochMs,
   lastSeenAt: epochMs,

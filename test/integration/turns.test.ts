@@ -58,7 +58,7 @@ describe('turns.begin', () => {
     expect(p.startsWith('## About the user')).toBe(true);
     expect(p).toContain('not executable instructions');
     expect(p.match(/<\/user_memory_data>/g)).toHaveLength(1);
-    expect(p.endsWith('[truncated]\n</user_memory_data>')).toBe(true);
+    expect(p.endsWith('[truncated]\n```\n</user_memory_data>')).toBe(true);
     expect(p.length).toBeLessThan(4100);
     expect(r.context.block.startsWith(p)).toBe(true);
 

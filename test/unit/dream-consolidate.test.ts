@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
-import { idSlug } from '../../src/shared/ids';
+import { sessionSourceSlug } from '../../src/main/dream/source-page';
 import { parsePage } from '../../src/main/wiki/front-matter';
 import { manualDream, sessionWith, wikiFiles } from './dream-fixtures';
 
@@ -27,9 +27,9 @@ describe('deterministic consolidator', () => {
     const r = await dream.run({ drain: true });
     expect(r).toMatchObject({ status: 'completed', sessionsProcessed: 1, failed: 0, remaining: 0 });
 
-    const sourceRel = `sources/session-${idSlug(session.id)}.md`;
+    const sourceRel = `sources/${sessionSourceSlug(session.id)}.md`;
     const source = parsePage(read(sourceRel));
-    expect(source.data).toMatchObject({ session: session.id, sources: [`session-${idSlug(session.id)}`] });
+    expect(source.data).toMatchObject({ session: session.id, sources: [`${sessionSourceSlug(session.id)}`] });
     expect(source.meta.description).toContain('Storage choices');
     expect(source.body).toContain('The service stores data in SQLite with WAL mode');
     expect(source.body).toContain(`message #${messages[0]!.seq}`);
@@ -40,11 +40,14 @@ describe('deterministic consolidator', () => {
     const project = topics.find((n) => n.startsWith('project-acme-') && n.endsWith('-decisions.md'))!;
     expect(project).toBeDefined();
     const page = read(`topics/${project}`);
-    expect(page).toContain(`[[session-${idSlug(session.id)}]]`);
-    expect(parsePage(page).meta).toMatchObject({ updated: '2026-01-01', sources: [`session-${idSlug(session.id)}`] });
+    expect(page).toContain(`[[${sessionSourceSlug(session.id)}]]`);
+    expect(parsePage(page).meta).toMatchObject({
+      updated: '2026-01-01',
+      sources: [`${sessionSourceSlug(session.id)}`],
+    });
 
     const index = read('INDEX.md');
-    expect(index).toContain(`[[session-${idSlug(session.id)}]]`);
+    expect(index).toContain(`[[${sessionSourceSlug(session.id)}]]`);
     expect(index).toContain(`[[${project.slice(0, -3)}]]`);
     expect(read('LOG.md')).toMatch(
       /^## \[2026-01-01 \d\d:\d\d UTC\] dream \| sessions=1 notes=0 failed=0 drain=true$/m,
@@ -66,7 +69,7 @@ describe('deterministic consolidator', () => {
     expect(page).toContain('Written by hand.');
     expect(page).toContain('- hand-written fact');
     expect(page).toContain('Production runs Postgres 16 on a single primary');
-    expect(page).toContain(`[[session-${idSlug(session.id)}]]`);
+    expect(page).toContain(`[[${sessionSourceSlug(session.id)}]]`);
     expect(page.indexOf('Production runs')).toBeLessThan(page.indexOf('## Links'));
     expect(parsePage(page).meta.description).toBe('PostgreSQL, our main database');
     expect(t.engine.wiki.listSection('topics').filter((n) => n.includes('decisions'))).toEqual([]);
@@ -89,8 +92,8 @@ describe('deterministic consolidator', () => {
     const line = read(group)
       .split('\n')
       .find((l) => l.includes('Deploys happen on Tuesdays'))!;
-    expect(line).toContain(`[[session-${idSlug(a.session.id)}]]`);
-    expect(line).toContain(`[[session-${idSlug(b.session.id)}]]`);
+    expect(line).toContain(`[[${sessionSourceSlug(a.session.id)}]]`);
+    expect(line).toContain(`[[${sessionSourceSlug(b.session.id)}]]`);
     expect(line).toContain('2 sessions');
   });
 
@@ -118,11 +121,13 @@ describe('deterministic consolidator', () => {
     expect(wikiFiles(t.engine.paths.wiki)).toEqual(before);
     const lint = await t.run('wiki.lint', {});
     expect(lint.findings).toContainEqual(
-      expect.objectContaining({ category: 'deleted_session', path: `sources/session-${idSlug(session.id)}.md` }),
+      expect.objectContaining({ category: 'deleted_session', path: `sources/${sessionSourceSlug(session.id)}.md` }),
     );
     // Nothing pending, and a run does not rewrite the page either.
     expect(await dream.run({ drain: true })).toMatchObject({ sessionsProcessed: 0, pagesWritten: 0 });
-    expect(read(`sources/session-${idSlug(session.id)}.md`)).toBe(before[`sources/session-${idSlug(session.id)}.md`]);
+    expect(read(`sources/${sessionSourceSlug(session.id)}.md`)).toBe(
+      before[`sources/${sessionSourceSlug(session.id)}.md`],
+    );
   });
 
   it('processes a note into a source page and merges matching lines into existing pages', async () => {

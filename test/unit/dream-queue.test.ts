@@ -6,6 +6,7 @@ import { pendingNotes, pendingSessions } from '../../src/main/dream/queue';
 import { DeterministicConsolidator } from '../../src/main/dream/deterministic';
 import type { Consolidator } from '../../src/main/dream/work';
 import { manualDream, sessionWith } from './dream-fixtures';
+import { sessionSourceSlug } from '../../src/main/dream/source-page';
 
 let t: TestEngine;
 beforeEach(() => {
@@ -130,7 +131,7 @@ describe('Dream session queue and watermark', () => {
     expect(pendingIds()).toEqual([session.id]);
     await dream.run({ drain: true });
     expect(pendingIds()).toEqual([]);
-    const page = t.engine.wiki.read(`sources/session-${session.id.replace(/-/g, '').slice(-8)}.md`).content;
+    const page = t.engine.wiki.read(`sources/${sessionSourceSlug(session.id)}.md`).content;
     expect(page).toContain('Second decision from extraction');
   });
 

@@ -109,3 +109,55 @@ describe('redaction before a transcript leaves the machine', () => {
     expect(redactSecrets('Nothing secret here.')).toEqual({ text: 'Nothing secret here.', redactions: 0 });
   });
 });
+
+describe('credentials written the way people write them', () => {
+  const hits: [string, string][] = [
+    ['credential-assignment', 'password：hunter2'],
+    ['credential-assignment', 'Password ： hunter2'],
+    ['credential-assignment', 'passwd﹕letmein'],
+    ['credential-assignment', 'api key∶ abc123'],
+    ['credential-assignment', 'access token꞉ foo'],
+    ['credential-assignment', 'password＝hunter2'],
+    ['credential-statement', 'my password is swordfish'],
+    ['credential-statement', 'My password is "correct horse"'],
+    ['credential-statement', 'our wifi password is Tr0ub4dor&3'],
+    ['credential-statement', 'the password for prod is hunter2'],
+    ['credential-statement', 'the passphrase was blue-moon-42'],
+    ['pin-code', 'the PIN is 1234'],
+    ['pin-code', 'my pin is 482913'],
+    ['pin-code', 'PIN: 0000'],
+    ['pin-code', 'card PIN 4821'],
+    ['pin-code', 'pin code：7731'],
+    ['pin-code', 'Pin number = 99120'],
+  ];
+  for (const [kind, text] of hits) it(`${kind}: ${text}`, () => expect(findSecret(text)).toEqual({ kind }));
+
+  const clean = [
+    'The password is required for login.',
+    'The password is stored in the vault.',
+    'My password is too short for the new policy.',
+    'The password is at least 12 characters.',
+    'The password was reset yesterday.',
+    'Our password manager is 1Password.',
+    'The PIN must be 4 to 8 digits.',
+    'Pin the dependency to 1.2.3.',
+    'Pin 2 of the header carries 3.3 V.',
+    'Use port 8080 for the dev server.',
+    'The build runs on pin-compatible boards.',
+    'Released at 12:30 UTC; see RFC 3339.',
+    'Ratio 16∶9 screens only.',
+    'Digest sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 is pinned.',
+    'Request 123e4567-e89b-12d3-a456-426614174000 failed.',
+    'The type is PinnedPackageVersionResolver2.',
+  ];
+  for (const text of clean) it(`not a secret: ${text}`, () => expect(findSecret(text)).toBeNull());
+
+  it('redaction keeps the sentence and hides only the value', async () => {
+    const { redactSecrets } = await import('../../src/main/memory/secrets');
+    expect(redactSecrets('Hi, my password is swordfish, thanks').text).toBe(
+      'Hi, my password is [redacted credential-statement], thanks',
+    );
+    expect(redactSecrets('the PIN is 1234.').text).toBe('the PIN is [redacted pin-code].');
+    expect(redactSecrets('password：hunter2 ok').text).toBe('[redacted credential-assignment] ok');
+  });
+});

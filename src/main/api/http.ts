@@ -8,12 +8,11 @@ import { contract, isCommandName } from '../../shared/contract';
 import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors';
 import { bearerMatches, ensureHttpToken } from './http-token';
 import { RENDERER_CSP_HEADER } from './csp';
+import { decodePath, DEFAULT_HTTP_LIMITS, HttpStatusError, readBody, type HttpLimits } from './http-limits';
 
 import { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
 
 export { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
-/** messages.add accepts a million characters; UTF-8 can need four bytes for each. */
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
 const COMMAND_PREFIX = '/api/commands/';
 const HEALTH_PATH = '/api/health';
 
@@ -23,6 +22,8 @@ export interface HttpServerOptions {
   port?: number;
   /** The built renderer (out/renderer); when missing, only the API is served. */
   rendererDir?: string | null;
+  /** Body, time and connection limits; the defaults suit a desktop machine (tests pass small ones). */
+  limits?: Partial<HttpLimits>;
 }
 
 export interface HttpServer {
@@ -31,6 +32,8 @@ export interface HttpServer {
   token: string;
   /** The address to open in a browser: the token travels in the fragment, which is never sent to a server. */
   browserUrl: string;
+  /** Connections open right now. */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -77,24 +80,6 @@ function sendError(
   sendJson(res, status ?? httpStatusFor[error.code], { error: error.toJSON() });
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new CommandError('invalid_input', `body: larger than ${MAX_BODY_BYTES} bytes`, 'body'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 function parseJsonInput(text: string, field: string): unknown {
   if (text.trim() === '') return {};
   try {
@@ -127,154 +112,181 @@ export function findRendererDir(from = __dirname): string | null {
   return null;
 }
 
-export function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const { engine } = options;
-  const token = ensureHttpToken(engine.paths.httpToken);
-  const rendererDir = options.rendererDir === undefined ? findRendererDir() : options.rendererDir;
-  let port = 0;
+interface DoorContext {
+  engine: Engine;
+  token: string;
+  rendererDir: string | null;
+  limits: HttpLimits;
+  port(): number;
+}
 
-  /** False (and a 401 sent) unless the request carries the home's token. */
-  const authorized = (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (bearerMatches(req.headers.authorization, token)) return true;
-    sendError(
-      res,
-      new CommandError(
-        'forbidden',
-        'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
-        'authorization',
-      ),
-      { 'WWW-Authenticate': 'Bearer' },
-      401,
-    );
-    return false;
-  };
+const unauthorized = () =>
+  new CommandError(
+    'forbidden',
+    'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
+    'authorization',
+  );
 
-  const handleCommand = async (req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams) => {
-    if (!authorized(req, res)) return;
-    if (!isCommandName(name))
-      return sendError(res, new CommandError('not_found', `unknown command: ${name}`, 'command'));
-    const spec = contract[name];
-    let raw: unknown;
-    if (req.method === 'POST') {
-      // Requiring JSON keeps HTML forms (which cannot set this type) out, on top of the token.
-      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') {
-        return sendError(
-          res,
-          new CommandError('invalid_input', 'content-type: must be application/json', 'content-type'),
-        );
-      }
-      raw = parseJsonInput(await readBody(req), 'body');
-    } else if (req.method === 'GET' && !spec.mutates) {
-      raw = parseJsonInput(query.get('input') ?? '', 'input');
-    } else {
-      return sendError(res, new CommandError('invalid_input', `method: ${name} needs POST`, 'method'), {
-        Allow: spec.mutates ? 'POST' : 'GET, POST',
-      });
-    }
-    sendJson(res, 200, await dispatch(engine, name, raw));
-  };
+/** False (and a 401 sent) unless the request carries the home's token. */
+function authorized(door: DoorContext, req: IncomingMessage, res: ServerResponse): boolean {
+  if (bearerMatches(req.headers.authorization, door.token)) return true;
+  sendError(res, unauthorized(), { 'WWW-Authenticate': 'Bearer' }, 401);
+  return false;
+}
 
-  /** `system.doctor` for monitors: 200 when healthy, 503 when something is broken (same token). */
-  const handleHealth = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!authorized(req, res)) return;
-    if (req.method !== 'GET') {
-      return sendError(res, new CommandError('invalid_input', 'method: /api/health answers GET', 'method'), {
-        Allow: 'GET',
-      });
+async function handleCommand(
+  door: DoorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawName: string,
+  query: URLSearchParams,
+): Promise<void> {
+  if (!authorized(door, req, res)) return;
+  const name = decodePath(rawName);
+  if (!isCommandName(name)) return sendError(res, new CommandError('not_found', `unknown command: ${name}`, 'command'));
+  const spec = contract[name];
+  let raw: unknown;
+  if (req.method === 'POST') {
+    // Requiring JSON keeps HTML forms (which cannot set this type) out, on top of the token.
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return sendError(
+        res,
+        new CommandError('invalid_input', 'content-type: must be application/json', 'content-type'),
+      );
     }
-    const report = await dispatch(engine, 'system.doctor', {});
-    sendJson(res, report.ok ? 200 : 503, report);
-  };
-
-  const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendError(res, new CommandError('not_found', `no route: ${req.method} ${pathname}`, 'path'));
-    }
-    if (!rendererDir) {
-      res.writeHead(503, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
-      return void res.end('The renderer is not built. Run `npm run build`, then restart `serve`.\n');
-    }
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
-    const file = path.resolve(rendererDir, relative);
-    const inside = file.startsWith(rendererDir + path.sep);
-    const found = inside && existsSync(file) && statSync(file).isFile();
-    if (!found) {
-      res.writeHead(404, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
-      return void res.end('Not found\n');
-    }
-    const body = readFileSync(file);
-    const isIndex = path.basename(file) === 'index.html';
-    res.writeHead(200, {
-      ...SECURITY_HEADERS,
-      'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': body.length,
-      'Content-Security-Policy': RENDERER_CSP_HEADER,
-      // Hashed asset names never change content; the page itself must always be fresh.
-      'Cache-Control': isIndex ? 'no-store' : 'public, max-age=31536000, immutable',
+    raw = parseJsonInput(await readBody(req, door.limits.maxBodyBytes), 'body');
+  } else if (req.method === 'GET' && !spec.mutates) {
+    raw = parseJsonInput(query.get('input') ?? '', 'input');
+  } else {
+    return sendError(res, new CommandError('invalid_input', `method: ${name} needs POST`, 'method'), {
+      Allow: spec.mutates ? 'POST' : 'GET, POST',
     });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  };
+  }
+  sendJson(res, 200, await dispatch(door.engine, name, raw));
+}
 
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      try {
-        if (!hostAllowed(req.headers.host, port)) {
-          return sendError(
-            res,
-            new CommandError('forbidden', `host: only ${HTTP_HOST}:${port} and localhost:${port} are served`, 'host'),
-          );
-        }
-        const url = new URL(req.url ?? '/', `http://${HTTP_HOST}:${port}`);
-        if (url.pathname.startsWith(COMMAND_PREFIX)) {
-          return await handleCommand(
-            req,
-            res,
-            decodeURIComponent(url.pathname.slice(COMMAND_PREFIX.length)),
-            url.searchParams,
-          );
-        }
-        if (url.pathname === HEALTH_PATH) return await handleHealth(req, res);
-        if (url.pathname.startsWith('/api/')) {
-          return sendError(res, new CommandError('not_found', `no route: ${url.pathname}`, 'path'));
-        }
-        serveStatic(req, res, url.pathname);
-      } catch (e) {
-        const error = isCommandError(e) ? e : new CommandError('internal', (e as Error)?.message ?? String(e));
-        if (error.code === 'internal') engine.log.error('http: internal error', e);
-        if (!res.headersSent) sendError(res, error);
-        else res.destroy();
-      }
-    })();
+/** `system.doctor` for monitors: 200 when healthy, 503 when something is broken (same token). */
+async function handleHealth(door: DoorContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!authorized(door, req, res)) return;
+  if (req.method !== 'GET') {
+    return sendError(res, new CommandError('invalid_input', 'method: /api/health answers GET', 'method'), {
+      Allow: 'GET',
+    });
+  }
+  const report = await dispatch(door.engine, 'system.doctor', {});
+  sendJson(res, report.ok ? 200 : 503, report);
+}
+
+function serveStatic(door: DoorContext, req: IncomingMessage, res: ServerResponse, pathname: string): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return sendError(res, new CommandError('not_found', `no route: ${req.method} ${pathname}`, 'path'));
+  }
+  const { rendererDir } = door;
+  const relative = pathname === '/' ? 'index.html' : decodePath(pathname).replace(/^\/+/, '');
+  if (!rendererDir) {
+    res.writeHead(503, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+    return void res.end('The renderer is not built. Run `npm run build`, then restart `serve`.\n');
+  }
+  const file = path.resolve(rendererDir, relative);
+  const inside = file.startsWith(rendererDir + path.sep);
+  const found = inside && existsSync(file) && statSync(file).isFile();
+  if (!found) {
+    res.writeHead(404, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+    return void res.end('Not found\n');
+  }
+  const body = readFileSync(file);
+  const isIndex = path.basename(file) === 'index.html';
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': body.length,
+    'Content-Security-Policy': RENDERER_CSP_HEADER,
+    // Hashed asset names never change content; the page itself must always be fresh.
+    'Cache-Control': isIndex ? 'no-store' : 'public, max-age=31536000, immutable',
   });
-  server.keepAliveTimeout = 5_000;
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
 
+async function route(door: DoorContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const port = door.port();
+  if (!hostAllowed(req.headers.host, port)) {
+    return sendError(
+      res,
+      new CommandError('forbidden', `host: only ${HTTP_HOST}:${port} and localhost:${port} are served`, 'host'),
+    );
+  }
+  const url = new URL(req.url ?? '/', `http://${HTTP_HOST}:${port}`);
+  if (url.pathname.startsWith(COMMAND_PREFIX)) {
+    return handleCommand(door, req, res, url.pathname.slice(COMMAND_PREFIX.length), url.searchParams);
+  }
+  if (url.pathname === HEALTH_PATH) return handleHealth(door, req, res);
+  if (url.pathname.startsWith('/api/')) {
+    return sendError(res, new CommandError('not_found', `no route: ${url.pathname}`, 'path'));
+  }
+  serveStatic(door, req, res, url.pathname);
+}
+
+/** Every failure becomes a JSON error; only a real internal error is logged, and no stack ever leaves the process. */
+function answerFailure(door: DoorContext, req: IncomingMessage, res: ServerResponse, e: unknown): void {
+  // The client went away or timed out while sending its request: no one to answer, nothing to log.
+  const aborted = (e as Error)?.message === 'aborted' || (e as NodeJS.ErrnoException)?.code === 'ECONNRESET';
+  if (req.destroyed && aborted) return void res.destroy();
+  const error = isCommandError(e) ? e : new CommandError('internal', 'internal error; see the server log');
+  if (error.code === 'internal') door.engine.log.error('http: internal error', e);
+  if (res.headersSent) return void res.destroy();
+  sendError(res, error, {}, e instanceof HttpStatusError ? e.status : undefined);
+}
+
+function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
       reject(
         e.code === 'EADDRINUSE'
           ? new CommandError(
               'unavailable',
-              `port: ${options.port} is already in use; pass another --port (0 picks a free one)`,
+              `port: ${port} is already in use; pass another --port (0 picks a free one)`,
               'port',
             )
           : e,
       );
     });
-    server.listen(options.port ?? DEFAULT_HTTP_PORT, HTTP_HOST, () => {
-      port = (server.address() as AddressInfo).port;
-      const url = `http://${HTTP_HOST}:${port}`;
-      resolve({
-        url,
-        port,
-        token,
-        browserUrl: `${url}/#token=${token}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
+    server.listen(port, HTTP_HOST, () => resolve((server.address() as AddressInfo).port));
   });
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
+  let port = 0;
+  const door: DoorContext = {
+    engine: options.engine,
+    token: ensureHttpToken(options.engine.paths.httpToken),
+    rendererDir: options.rendererDir === undefined ? findRendererDir() : options.rendererDir,
+    limits,
+    port: () => port,
+  };
+  const server: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+    },
+    (req, res) => void route(door, req, res).catch((e) => answerFailure(door, req, res, e)),
+  );
+  server.maxConnections = limits.maxConnections;
+  port = await listen(server, options.port ?? DEFAULT_HTTP_PORT);
+  const url = `http://${HTTP_HOST}:${port}`;
+  return {
+    url,
+    port,
+    token: door.token,
+    browserUrl: `${url}/#token=${door.token}`,
+    connections: () => new Promise((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
 }

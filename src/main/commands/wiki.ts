@@ -3,7 +3,7 @@ import type { Handlers } from './types';
 import { wikiCommands } from '../../shared/commands/wiki';
 import { wikiTree } from '../wiki/tree';
 import { exportFacts } from '../wiki/export';
-import { pendingNotes } from '../dream/queue';
+import { noteConsumed, pendingNotes } from '../dream/queue';
 import { invalid } from '../../shared/errors';
 
 export const wikiHandlers: Handlers<typeof wikiCommands> = {
@@ -19,7 +19,10 @@ export const wikiHandlers: Handlers<typeof wikiCommands> = {
 
   'wiki.write': (engine, input) => engine.wiki.write(input.path, input.content),
 
-  'wiki.delete': (engine, input) => engine.wiki.delete(input.path),
+  'wiki.delete': (engine, input) =>
+    engine.wiki.delete(input.path, 'path', {
+      noteConsumed: (name, content) => noteConsumed(engine.db, name, content),
+    }),
 
   'wiki.notes.append': (engine, input) => engine.wiki.appendNote(input.content),
 

@@ -38,7 +38,9 @@ export class PageCatalog {
     for (const section of ['entities', 'topics'] as const) {
       for (const name of wiki.listSection(section)) {
         const rel = `${section}/${name}`;
-        let group = false;
+        // A page that is a symlink (to USER.md, say) is never a merge target: writes refuse it.
+        if (!wiki.writable(rel)) continue;
+        let group: boolean;
         try {
           group = wiki.summary(rel)?.data?.dream_group !== undefined;
         } catch {

@@ -5,8 +5,9 @@ import type { Db } from '../store/db';
 import type { WikiService } from '../wiki/service';
 import type { Confidence, FactKind, Scope } from '../../shared/domain';
 import { CONFIDENCE_RANK } from '../../shared/domain';
-import { idSlug } from '../../shared/ids';
+import { sessionSourcePage, sourceSlugOf } from './source-page';
 import { slugify } from '../wiki/links';
+import { redactSecrets } from '../memory/secrets';
 import { PageCatalog } from './catalog';
 import { PageSet, type EditablePage } from './page-edit';
 import { noteSlug, type BatchOutcome, type Consolidator, type ItemOutcome, type WorkItem } from './work';
@@ -40,12 +41,13 @@ const TITLE: Record<FactKind, string> = {
   fact: 'Facts',
 };
 
-/** Source text is data: collapse it to one line and defuse link, comment and HTML syntax. */
+/**
+ * Source text is data: collapse it to one line, hide secrets (`[redacted <kind>]`) and defuse
+ * link, comment and HTML syntax.
+ */
 export const inert = (text: string, max = 500) =>
-  text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max)
+  redactSecrets(text.replace(/\s+/g, ' ').trim())
+    .text.slice(0, max)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -100,7 +102,7 @@ const slugOf = (rel: string) => rel.slice(rel.indexOf('/') + 1, -3);
 
 /**
  * The built-in consolidator: no model, no network, same output for the same input. For each
- * session it rewrites `sources/session-<slug>.md` with the session's facts and the message each
+ * session it rewrites its source page (sessionSourcePage) with the session's facts and the message each
  * cites, then merges each fact into the best-matching existing topic or entity page, or else into
  * a per-scope group page (created once, merged into ever after). Notes get a source page and
  * their lines are merged into matching pages. One batch is edited in memory and written once,
@@ -171,8 +173,11 @@ export class DeterministicConsolidator implements Consolidator {
     today: string,
   ): string[] {
     const { session, transcript } = item;
-    const source = `session-${idSlug(session.id)}`;
-    const sourceRel = this.sourcePath(pages, source, session.id);
+    const sourceRel = sessionSourcePage(
+      { exists: (rel) => pages.has(rel), sessionOf: (rel) => pages.get(rel).data.session },
+      session.id,
+    );
+    const source = sourceSlugOf(sourceRel);
     const facts = this.facts(session.id);
     const related = new Set<string>();
     const topics = new Set<string>();
@@ -223,7 +228,7 @@ export class DeterministicConsolidator implements Consolidator {
       session.folderId && `folder ${inert(session.folderId, 120)}`,
     ].filter(Boolean);
     const body = [
-      `# Session ${idSlug(session.id)}${title ? `: ${title}` : ''}`,
+      `# Session ${source.slice('session-'.length)}${title ? `: ${title}` : ''}`,
       '',
       `- Date: ${new Date(session.createdAt).toISOString().slice(0, 10)}`,
       `- Agent: ${session.agentName ? inert(session.agentName, 100) : 'unknown'}`,
@@ -253,7 +258,9 @@ export class DeterministicConsolidator implements Consolidator {
     page.setBody(body);
     page.set(
       'description',
-      title ? `Session "${title}" (${facts.length} facts)` : `Session ${idSlug(session.id)} (${facts.length} facts)`,
+      title
+        ? `Session "${title}" (${facts.length} facts)`
+        : `Session ${source.slice('session-'.length)} (${facts.length} facts)`,
     );
     page.set('tags', ['session', ...new Set(facts.map((f) => f.scope))]);
     page.set('updated', today);
@@ -266,15 +273,6 @@ export class DeterministicConsolidator implements Consolidator {
       ...new Set([dialogueLabel(session), ...facts.map((f) => scopeRefLabel(f.scope, f.scope_key))]),
     ]);
     return [...topics].sort();
-  }
-
-  /** `sources/session-<slug>.md`, or a longer slug if another session already owns that page. */
-  private sourcePath(pages: PageSet, source: string, sessionId: string): string {
-    const rel = `sources/${source}.md`;
-    if (!pages.has(rel)) return rel;
-    const owner = pages.get(rel).data.session;
-    if (owner === undefined || owner === sessionId) return rel;
-    return `sources/session-${sessionId.replace(/-/g, '').slice(-16).toLowerCase()}.md`;
   }
 
   private note(
@@ -311,7 +309,8 @@ export class DeterministicConsolidator implements Consolidator {
           description: `${slugOf(rel)} (consolidated by Dream).`,
           tags: [],
         });
-        const anchor = `note:${source}:${createHash('sha256').update(line).digest('hex').slice(0, 12)}`;
+        // Hashed after redaction: a hash of the raw line would let a short secret (a PIN) be guessed back.
+        const anchor = `note:${source}:${createHash('sha256').update(redactSecrets(line).text).digest('hex').slice(0, 12)}`;
         page.upsertBullet(anchor, `${inert(line)} _(from note ${inert(note.name, 60)})_ — [[${source}]]`);
         related.add(slugOf(rel));
         if (rel.startsWith('topics/')) topics.add(slugOf(rel));

@@ -4,7 +4,8 @@ import type { ChatClient } from '../llm/openai-client';
 import type { WikiService } from '../wiki/service';
 import { KNOWLEDGE_SECTIONS, PROTECTED_FROM_DELETE, READ_ONLY_SECTIONS } from '../wiki/layout';
 import { validateWikiPath } from '../wiki/paths';
-import { idSlug } from '../../shared/ids';
+import { sessionSourcePage, sourceSlugOf, wikiSourcePages } from './source-page';
+import { redactSecrets } from '../memory/secrets';
 import { noteSlug, type BatchOutcome, type Consolidator, type WorkItem } from './work';
 
 const MAX_OPERATIONS = 20;
@@ -45,7 +46,9 @@ Rules:
 - Reply with one JSON object: {"operations": [{"op": "write", "path": "topics/x.md", "content": "..."} | {"op": "delete", "path": "..."}]}.
   At most ${MAX_OPERATIONS} operations. A write replaces the whole page, so include everything the page should keep.`;
 
-const escapeData = (text: string) => text.replace(/<\/?source_data[^>]*>/gi, (m) => m.replace(/</g, '&lt;'));
+/** Source text for the model: secrets redacted, and the boundary tag cannot be closed from inside. */
+const escapeData = (text: string) =>
+  redactSecrets(text).text.replace(/<\/?source_data[^>]*>/gi, (m) => m.replace(/</g, '&lt;'));
 
 /** The wiki state every prompt starts with, rebuilt per item so item N+1 sees what item N wrote. */
 function wikiPrefix(wiki: WikiService, today: string): string {
@@ -70,15 +73,15 @@ function wikiPrefix(wiki: WikiService, today: string): string {
   return lines.join('\n');
 }
 
-function sourcePrompt(item: WorkItem): string {
+function sourcePrompt(wiki: WikiService, item: WorkItem): string {
   if (item.kind === 'session') {
     const s = item.session;
     return [
       'Process the following conversation session and update the wiki accordingly.',
       '',
       '<source_data>',
-      `Source-Slug: session-${idSlug(s.id)}`,
-      `Agent: ${s.agentName ?? 'unknown'}`,
+      `Source-Slug: ${sourceSlugOf(sessionSourcePage(wikiSourcePages(wiki), s.id))}`,
+      `Agent: ${escapeData(s.agentName ?? 'unknown')}`,
       `Date: ${new Date(s.createdAt).toISOString().slice(0, 10)}`,
       '',
       escapeData(item.transcript.text),
@@ -134,7 +137,7 @@ export class ModelConsolidator implements Consolidator {
     const written = new Set<string>();
     for (const item of items) {
       try {
-        const prompt = `${wikiPrefix(this.wiki, today)}\n${sourcePrompt(item)}`;
+        const prompt = `${wikiPrefix(this.wiki, today)}\n${sourcePrompt(this.wiki, item)}`;
         const reply = await this.client.chatJson(
           [
             { role: 'system', content: SYSTEM_PROMPT },

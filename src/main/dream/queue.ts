@@ -78,6 +78,13 @@ export function readNoteVersion(wiki: WikiService, name: string): NoteVersion | 
   }
 }
 
+/** Whether Dream has consumed exactly this content of the note (so deleting it loses no Dream input). */
+export function noteConsumed(db: Db, name: string, content: string): boolean {
+  const row = db.prepare('SELECT content_hash FROM dream_notes_log WHERE filename = ?').get(name) as
+    { content_hash: string } | undefined;
+  return row?.content_hash === contentHash(content);
+}
+
 /**
  * Notes whose content differs from the version Dream last consumed (or that it never saw),
  * sorted by name. The recorded version is the mtime and content hash read just before

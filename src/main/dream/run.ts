@@ -10,6 +10,8 @@ import { buildTranscript } from './transcript';
 import { rebuildIndex } from './index-page';
 import type { DreamLock } from './run-lock';
 import type { Consolidator, WorkItem } from './work';
+import { finishedRun, recordBatch, unfinishedRuns, type UnfinishedRun } from '../store/dream-runs';
+import { newId } from '../../shared/ids';
 import { processLog } from '../log';
 
 export type DreamSettings = Settings['dream'];
@@ -64,7 +66,7 @@ export function admit(deps: DreamDeps, s: DreamSettings, failed: ReadonlySet<str
   while (items.length < cap && (si < sessions.length || ni < notes.length)) {
     const takeSession: boolean = (sessionTurn && si < sessions.length) || ni >= notes.length;
     sessionTurn = !takeSession;
-    let item: WorkItem | null = null;
+    let item: WorkItem;
     if (takeSession) {
       const pending = sessions[si++]!;
       const session = getSession(deps.db, pending.id);
@@ -85,6 +87,7 @@ export function admit(deps: DreamDeps, s: DreamSettings, failed: ReadonlySet<str
   return items;
 }
 
+/** Advances the watermarks of the items done; runs inside the batch's transaction. */
 function markProcessed(deps: DreamDeps, items: WorkItem[], topics: string[][]): void {
   const now = deps.clock.now();
   const session = deps.db.prepare(
@@ -99,23 +102,21 @@ function markProcessed(deps: DreamDeps, items: WorkItem[], topics: string[][]): 
      ON CONFLICT (filename) DO UPDATE SET source_mtime = excluded.source_mtime,
        content_hash = excluded.content_hash, processed_at = excluded.processed_at`,
   );
-  writeTx(deps.db, () => {
-    items.forEach((item, i) => {
-      const t = topics[i]!.length ? JSON.stringify(topics[i]) : null;
-      if (item.kind === 'session') {
-        // The watermark is the newest message actually consumed, never "now" (reference C7):
-        // a message that arrives during the run keeps the session pending.
-        session.run({
-          id: item.key,
-          at: item.transcript.watermark ?? item.pending.latestVisibleAt ?? 0,
-          evidence: item.pending.evidenceAt,
-          topics: t,
-          now,
-        });
-      } else {
-        note.run(item.key, Math.trunc(item.note.mtimeMs), item.note.hash, now);
-      }
-    });
+  items.forEach((item, i) => {
+    const t = topics[i]!.length ? JSON.stringify(topics[i]) : null;
+    if (item.kind === 'session') {
+      // The watermark is the newest message actually consumed, never "now" (reference C7):
+      // a message that arrives during the run keeps the session pending.
+      session.run({
+        id: item.key,
+        at: item.transcript.watermark ?? item.pending.latestVisibleAt ?? 0,
+        evidence: item.pending.evidenceAt,
+        topics: t,
+        now,
+      });
+    } else {
+      note.run(item.key, Math.trunc(item.note.mtimeMs), item.note.hash, now);
+    }
   });
 }
 
@@ -132,12 +133,83 @@ export async function lintAndWrite(deps: Pick<DreamDeps, 'wiki' | 'clock' | 'ses
   });
 }
 
+interface RunState {
+  run: Pick<UnfinishedRun, 'runId' | 'startedAt' | 'drain' | 'consolidator'>;
+  result: DreamRunResult;
+  pages: Set<string>;
+  failedKeys: Set<string>;
+}
+
 /**
- * A Dream run under the Dream lock: admit a bounded batch, consolidate it, and only after its
- * pages are written advance the watermarks (so a crash at any point repeats work, never loses
- * it, and pages are idempotent so nothing is duplicated). Then rebuild INDEX.md, write LINT.md
- * and append one LOG.md entry, when anything was done.
+ * One bounded batch: consolidate, then commit its watermarks together with the run's durable
+ * record in one transaction. Returns how many items were done.
  */
+async function runBatch(deps: DreamDeps, consolidator: Consolidator, items: WorkItem[], state: RunState) {
+  const batch = await consolidator.consolidate(items, today(deps.clock.now()));
+  batch.pagesWritten.forEach((p) => state.pages.add(p));
+  const done = items.filter((_, i) => batch.outcomes[i]?.ok);
+  const doneTopics = batch.outcomes.filter((o) => o?.ok).map((o) => o.topics);
+  const errors: string[] = [];
+  items.forEach((item, i) => {
+    if (batch.outcomes[i]?.ok) return;
+    state.failedKeys.add(item.key);
+    errors.push(`${item.kind} ${item.key}: ${batch.outcomes[i]?.error ?? 'no outcome'}`);
+  });
+  const counts = {
+    sessions: done.filter((i) => i.kind === 'session').length,
+    notes: done.filter((i) => i.kind === 'note').length,
+    failed: errors.length,
+  };
+  writeTx(deps.db, () => {
+    markProcessed(deps, done, doneTopics);
+    recordBatch(deps.db, state.run, { ...counts, pages: batch.pagesWritten, errors });
+  });
+  state.result.sessionsProcessed += counts.sessions;
+  state.result.notesProcessed += counts.notes;
+  state.result.failed += counts.failed;
+  return done.length;
+}
+
+/**
+ * A run's finishing steps, for the run that just did its batches or for one a kill interrupted
+ * after its watermarks were committed: rebuild INDEX.md, write LINT.md, append the LOG.md entry
+ * (once: the entry names the run, so a finish repeated after a kill does not log it twice), then
+ * drop the run's record.
+ */
+async function finishRun(deps: DreamDeps, run: UnfinishedRun, interrupted: boolean): Promise<number> {
+  const pages = new Set(run.pages);
+  if (await rebuildIndex(deps.wiki, today(deps.clock.now()))) pages.add('INDEX.md');
+  const lint = await lintAndWrite(deps);
+  pages.add('LINT.md');
+  const counts = pendingCounts(deps);
+  const marker = `- run: ${run.runId}`;
+  const detail = [
+    `- pages written: ${pages.size}`,
+    `- remaining pending: ${counts.sessions + counts.notes}`,
+    `- lint issues: ${lint.issues}`,
+    `- consolidator: ${run.consolidator}`,
+    ...run.errors.map((e) => `- failed: ${e.replace(/\s+/g, ' ').slice(0, 300)}`),
+    ...(interrupted ? ['- finished by the next run: this run was interrupted after its pages were written'] : []),
+    marker,
+  ];
+  try {
+    if (!(deps.wiki.tryRead('LOG.md')?.content ?? '').includes(marker)) {
+      await deps.wiki.appendLog(
+        `dream | sessions=${run.sessions} notes=${run.notes} failed=${run.failed} drain=${run.drain}\n${detail.join('\n')}`,
+      );
+    }
+  } catch (e) {
+    processLog.error('dream: could not append to LOG.md', e);
+  }
+  writeTx(deps.db, () => finishedRun(deps.db, run.runId));
+  return pages.size;
+}
+
+/** Finishes the runs a kill left behind (their watermarks are in, their index and log entry are not). */
+async function finishInterruptedRuns(deps: DreamDeps): Promise<void> {
+  for (const run of unfinishedRuns(deps.db)) await finishRun(deps, run, true);
+}
+
 /** Counts items as batches finish; the total is what was pending at the start (or more, if more came). */
 function batchProgress(deps: DreamDeps, options: RunOptions): ((items: number) => void) | null {
   const report = options.onProgress;
@@ -152,6 +224,13 @@ function batchProgress(deps: DreamDeps, options: RunOptions): ((items: number) =
   };
 }
 
+/**
+ * A Dream run under the Dream lock: first finish any run a kill interrupted, then admit bounded
+ * batches and consolidate them; only after a batch's pages are written are its watermarks
+ * committed (so a crash at any point repeats work, never loses it, and pages are idempotent so
+ * nothing is duplicated). Then rebuild INDEX.md, write LINT.md and append one LOG.md entry,
+ * when anything was done.
+ */
 export async function runDream(deps: DreamDeps, options: RunOptions): Promise<DreamRunResult> {
   const held = await deps.lock.acquire(options.waitMs ?? 0);
   const result: DreamRunResult = {
@@ -168,55 +247,24 @@ export async function runDream(deps: DreamDeps, options: RunOptions): Promise<Dr
   }
   try {
     await deps.wiki.cleanLeftovers();
+    await finishInterruptedRuns(deps);
     const settings = deps.settings();
     const consolidator = deps.consolidator();
-    const failedKeys = new Set<string>();
-    const pages = new Set<string>();
-    const errors: string[] = [];
+    const run = { runId: newId(), startedAt: deps.clock.now(), drain: options.drain, consolidator: consolidator.name };
+    const state: RunState = { run, result, pages: new Set(), failedKeys: new Set() };
     const progress = batchProgress(deps, options);
     for (;;) {
       if (held.lost) break;
-      const items = admit(deps, settings, failedKeys);
+      const items = admit(deps, settings, state.failedKeys);
       if (items.length === 0) break;
-      const batch = await consolidator.consolidate(items, today(deps.clock.now()));
-      batch.pagesWritten.forEach((p) => pages.add(p));
-      const done = items.filter((_, i) => batch.outcomes[i]?.ok);
-      const doneTopics = batch.outcomes.filter((o) => o?.ok).map((o) => o.topics);
-      if (done.length) markProcessed(deps, done, doneTopics);
-      items.forEach((item, i) => {
-        if (batch.outcomes[i]?.ok) return;
-        failedKeys.add(item.key);
-        result.failed++;
-        errors.push(`${item.kind} ${item.key}: ${batch.outcomes[i]?.error ?? 'no outcome'}`);
-      });
-      result.sessionsProcessed += done.filter((i) => i.kind === 'session').length;
-      result.notesProcessed += done.filter((i) => i.kind === 'note').length;
+      const done = await runBatch(deps, consolidator, items, state);
       progress?.(items.length);
-      if (!options.drain || done.length === 0) break;
+      if (!options.drain || done === 0) break;
     }
     const counts = pendingCounts(deps);
     result.remaining = counts.sessions + counts.notes;
-    const worked = result.sessionsProcessed + result.notesProcessed + result.failed > 0;
-    if (worked) {
-      if (await rebuildIndex(deps.wiki, today(deps.clock.now()))) pages.add('INDEX.md');
-      const lint = await lintAndWrite(deps);
-      pages.add('LINT.md');
-      result.pagesWritten = pages.size;
-      const detail = [
-        `- pages written: ${result.pagesWritten}`,
-        `- remaining pending: ${result.remaining}`,
-        `- lint issues: ${lint.issues}`,
-        `- consolidator: ${consolidator.name}`,
-        ...errors.slice(0, 10).map((e) => `- failed: ${e.replace(/\s+/g, ' ').slice(0, 300)}`),
-      ];
-      try {
-        await deps.wiki.appendLog(
-          `dream | sessions=${result.sessionsProcessed} notes=${result.notesProcessed} failed=${result.failed} drain=${options.drain}\n${detail.join('\n')}`,
-        );
-      } catch (e) {
-        processLog.error('dream: could not append to LOG.md', e);
-      }
-    }
+    const recorded = unfinishedRuns(deps.db).find((r) => r.runId === run.runId);
+    if (recorded) result.pagesWritten = await finishRun(deps, recorded, false);
     return result;
   } finally {
     await held.release();

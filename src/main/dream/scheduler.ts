@@ -67,6 +67,16 @@ export class DreamScheduler {
     if (this.running) this.arm();
   }
 
+  /**
+   * Adopts settings.yaml as it is now (a schedule edited by hand, Dream switched off) without
+   * waiting for the next tick; keeps the planned time when nothing changed.
+   */
+  refresh(): void {
+    if (!this.running) return;
+    this.plan(false);
+    if (!this.inFlight) this.arm();
+  }
+
   /** Recomputes the next fire time; keeps it when nothing changed. */
   private plan(force: boolean): DreamSettings {
     const s = this.o.settings();

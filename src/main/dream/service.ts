@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { Document } from 'yaml';
+import type { Document, YAMLMap } from 'yaml';
 import { yaml } from '../lazy-deps';
 import type { Db } from '../store/db';
 import type { Clock } from '../../shared/clock';
@@ -25,6 +25,7 @@ import {
 } from './run';
 import { DreamScheduler, type SchedulerTimers } from './scheduler';
 import type { Consolidator } from './work';
+import { sessionSourceSlugs } from './source-page';
 
 export interface DreamLogEntry {
   at: string;
@@ -97,7 +98,7 @@ export class DreamService {
 
   /** Current Dream settings; settings.yaml is re-read whenever its mtime changed. */
   settings(): DreamSettings {
-    let mtime: number | null = null;
+    let mtime: number | null;
     try {
       mtime = statSync(this.d.paths.settings).mtimeMs;
     } catch {
@@ -134,6 +135,7 @@ export class DreamService {
   private deps(): DreamDeps {
     const db = this.d.db;
     const byId = db.prepare('SELECT 1 FROM sessions WHERE id = ?');
+    let legacySlugs: Set<string> | null = null;
     let slugs: Set<string> | null = null;
     return {
       db,
@@ -142,14 +144,22 @@ export class DreamService {
       lock: this.lock,
       settings: () => this.settings(),
       consolidator: () => this.consolidator(),
+      // A page without its `session` front matter is judged by its name: an older version's
+      // last-8-hex name, or the current name, computed for every session once per lint.
       sessionExists: ({ sessionId, slug }) => {
         if (sessionId) return byId.get(sessionId) !== undefined;
+        if (/^[0-9a-f]{8}$|^[0-9a-f]{16}$/.test(slug)) {
+          legacySlugs ??= new Set(
+            (
+              db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]
+            ).map((r) => r.s),
+          );
+          return legacySlugs.has(slug.slice(-8));
+        }
         slugs ??= new Set(
-          (
-            db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]
-          ).map((r) => r.s),
+          (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).flatMap((r) => sessionSourceSlugs(r.id)),
         );
-        return slugs.has(slug.slice(0, 8));
+        return slugs.has(`session-${slug}`);
       },
     };
   }
@@ -172,6 +182,8 @@ export class DreamService {
   async status(): Promise<DreamStatus> {
     const s = this.settings();
     const counts = pendingCounts({ db: this.d.db, wiki: this.d.wiki });
+    // From settings.yaml as it is now: a running scheduler adopts an edited schedule at once.
+    this.scheduler.refresh();
     let nextRunAt = this.scheduler.started ? this.scheduler.nextRunAt : null;
     if (!this.scheduler.started && s.enabled) {
       try {
@@ -212,16 +224,23 @@ export class DreamService {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    const { Document: YamlDocument, isMap, parseDocument } = yaml();
-    let doc: Document = parseDocument(text);
+    const { isMap, isScalar, parseDocument } = yaml();
+    const doc: Document = parseDocument(text);
     if (doc.errors.length) {
       throw new CommandError(
         'conflict',
         `settings.yaml cannot be parsed, so it was not changed: ${doc.errors[0]!.message}`,
       );
     }
-    if (doc.contents === null) doc = new YamlDocument({});
-    else if (!isMap(doc.contents))
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+      // An empty or comments-only file: a mapping takes the place of the empty value, and the
+      // comments attached to it move over, so none is lost.
+      const empty = doc.contents;
+      const map = doc.createNode({}) as YAMLMap;
+      map.commentBefore = empty?.commentBefore;
+      map.comment = empty?.comment;
+      doc.contents = map as Document['contents'];
+    } else if (!isMap(doc.contents))
       throw new CommandError('conflict', 'settings.yaml is not a mapping, so it was not changed');
     doc.setIn(['dream', 'enabled'], merged.enabled);
     doc.setIn(['dream', 'schedule'], merged.schedule);

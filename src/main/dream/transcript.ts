@@ -1,6 +1,7 @@
 import type { Db } from '../store/db';
 import type { MessageRole } from '../../shared/domain';
 import { DREAM_VISIBLE_SQL } from './visible';
+import { redactSecrets } from '../memory/secrets';
 
 export const MESSAGE_CHAR_CAP = 4000;
 const TRUNCATED = '\n[... truncated ...]';
@@ -24,7 +25,7 @@ interface Row {
 }
 
 /**
- * The bounded Dream input for one session: visible messages in time order, each capped at 4000
+ * The bounded Dream input for one session, with secrets redacted: visible messages in time order, each capped at 4000
  * characters; when the whole exceeds maxChars, middle messages go first (oldest first) while
  * the first and the last are always kept, behind one elision marker. Linear in the messages.
  */
@@ -35,6 +36,8 @@ export function buildTranscript(db: Db, sessionId: string, maxChars: number): Tr
        WHERE session_id = ? AND ${DREAM_VISIBLE_SQL} ORDER BY created_at, seq`,
     )
     .all(sessionId) as Row[];
+  // Secrets are redacted before a message is cut, so a cut can never leave half of one unrecognised.
+  for (const r of rows) r.content = redactSecrets(r.content).text;
   const blocks = rows.map((r) => {
     const body = r.content.length > MESSAGE_CHAR_CAP ? r.content.slice(0, MESSAGE_CHAR_CAP) + TRUNCATED : r.content;
     return `### ${r.is_summary ? 'PRIOR SUMMARY' : r.role.toUpperCase()}\n${body}\n`;

@@ -31,7 +31,4 @@ export interface Consolidator {
   consolidate(items: WorkItem[], today: string): Promise<BatchOutcome>;
 }
 
-/** `session-<last 8 hex of the id>` (never the first 8: those are UUIDv7 timestamp bits). */
-export { idSlug } from '../../shared/ids';
-
 export const noteSlug = (name: string) => `note-${name.replace(/\.md$/, '').toLowerCase().replace(/_/g, '-')}`;

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { writeFileAtomic } from '../lazy-deps';
+import { writeFileAtomically } from '../wiki/atomic';
 import type { Engine } from '../engine';
 import { writeTx, type Db } from '../store/db';
 import { recordFact } from '../store/facts';
@@ -309,7 +309,7 @@ export async function importLegacyNotes(
   }
 
   if (!report.interrupted) {
-    await writeFileAtomic()(
+    await writeFileAtomically(
       sentinel,
       `legacy notes import completed ${new Date(deps.now()).toISOString()} from ${source}: ` +
         `${report.files} files, ${report.sessions + report.sessionsAlreadyImported} sessions, ${report.facts} facts\n`,

@@ -64,7 +64,8 @@ export interface CoercedScope {
   scope: Scope;
   key: string;
   /** Set when the stored scope differs from the requested one. */
-  coercion: { requested: Scope; reason: CoercionReason } | null;
+  /** `requested` is a Scope, or for reason unknown-scope the (sanitised) name that was asked for. */
+  coercion: { requested: string; reason: CoercionReason } | null;
 }
 
 /**

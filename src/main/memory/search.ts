@@ -9,6 +9,7 @@ import { queryTerms, rawTokens, normalizeToken, type QueryTerms } from './recall
 import { lexicalMatch } from './recall/rank';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './recall/fts';
 import { parsePage } from '../wiki/front-matter';
+import { redactSecrets } from './secrets';
 
 /**
  * memory_search: the explicit, wider lookup. Scoped facts (explicit mode: no abstain rule, no
@@ -66,9 +67,12 @@ function factHits(db: Db, scopes: SessionScopes, text: string, limit: number): S
 const EXCERPT_CHARS = 500;
 const EXCERPT_LEAD = 120;
 
-/** The whole text when short; else a 500-character window from 120 before the first query hit. */
+/**
+ * The whole text when short; else a 500-character window from 120 before the first query hit.
+ * Secrets are replaced by `[redacted <kind>]` before the window is cut, so no part of one shows.
+ */
 export function excerpt(text: string, query: readonly string[]): string {
-  const flat = text.replace(/\s+/gu, ' ').trim();
+  const flat = redactSecrets(text.replace(/\s+/gu, ' ').trim()).text;
   if (flat.length <= EXCERPT_CHARS) return flat;
   const lower = flat.toLowerCase();
   let first = -1;
@@ -79,6 +83,15 @@ export function excerpt(text: string, query: readonly string[]): string {
   const start = Math.max(0, first < 0 ? 0 : first - EXCERPT_LEAD);
   const end = Math.min(flat.length, start + EXCERPT_CHARS);
   return (start > 0 ? '…' : '') + flat.slice(start, end) + (end < flat.length ? '…' : '');
+}
+
+/**
+ * The hit with a snippet computed only when read. Hits are built for every candidate but only
+ * the few returned are read, and a snippet redacts secrets from the whole text first.
+ */
+function withLazySnippet(hit: Omit<SearchHit, 'snippet'>, make: () => string): SearchHit {
+  let snippet: string | undefined;
+  return Object.defineProperty(hit, 'snippet', { enumerable: true, get: () => (snippet ??= make()) }) as SearchHit;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -150,14 +163,18 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
       0.15 * overlap(query, tokenSet(page.meta.description ?? '')) +
       0.2 * overlap(query, new Set(page.meta.tags.flatMap((t) => rawTokens(t).map(normalizeToken)))) +
       0.5 * m.coverage;
-    hits.push({
-      source: 'wiki',
-      ref: f.ref,
-      title: page.meta.description ?? f.rel,
-      snippet: excerpt(page.body, meaningful),
-      score: m.base * rerank,
-      citation: { path: f.rel },
-    });
+    hits.push(
+      withLazySnippet(
+        {
+          source: 'wiki',
+          ref: f.ref,
+          title: page.meta.description ?? f.rel,
+          score: m.base * rerank,
+          citation: { path: f.rel },
+        },
+        () => excerpt(page.body, meaningful),
+      ),
+    );
   }
   return hits;
 }
@@ -217,14 +234,18 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
     const name = r.title || r.agent_name || r.session_id;
     const m = lexicalMatch(`${name}\n${r.role}\n${r.content}`, query);
     if (m.base <= 0) continue;
-    hits.push({
-      source: 'dialogue',
-      ref: `message:${r.id}`,
-      title: `${name} (${r.role})`,
-      snippet: excerpt(r.content, query),
-      score: m.base,
-      citation: { sessionId: r.session_id, messageId: r.id },
-    });
+    hits.push(
+      withLazySnippet(
+        {
+          source: 'dialogue',
+          ref: `message:${r.id}`,
+          title: `${redactSecrets(name).text} (${r.role})`,
+          score: m.base,
+          citation: { sessionId: r.session_id, messageId: r.id },
+        },
+        () => excerpt(r.content, query),
+      ),
+    );
   }
   return hits;
 }

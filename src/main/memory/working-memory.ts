@@ -9,6 +9,7 @@ import { newId } from '../../shared/ids';
 import { notFound } from '../../shared/errors';
 import { ownerOf } from './scope';
 import { createChatClient, llmConfigFromSettings } from '../llm/openai-client';
+import { redactSecrets } from './secrets';
 
 /**
  * Working memory: the session's provider-visible window, and context compaction.
@@ -93,7 +94,8 @@ const label = (r: Row): string => {
   return 'User';
 };
 
-const flat = (s: string) => s.replace(/\s+/gu, ' ').trim();
+/** One line of a summary or a model-bound transcript: secrets redacted, whitespace collapsed. */
+const flat = (s: string) => redactSecrets(s.replace(/\s+/gu, ' ').trim()).text;
 const clip = (s: string, n: number) => (s.length <= n ? s : s.slice(0, n - 1).trimEnd() + '…');
 
 /**
@@ -150,7 +152,7 @@ async function modelSummary(engine: Engine, rows: readonly Row[]): Promise<strin
         temperature: 0,
       },
     );
-    return clip(reply.summary, SUMMARY_MAX_CHARS);
+    return clip(redactSecrets(reply.summary).text, SUMMARY_MAX_CHARS);
   } catch (e) {
     engine.log.warn(`model summary failed, using the built-in summary: ${(e as Error).message}`);
     return null;

@@ -1,24 +1,28 @@
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../lazy-deps';
+import { PRIVATE_FILE_MODE, refuseSymlink } from '../private-fs';
 
 /**
  * Replaces a file so a reader (or a crash) only ever sees the old or the new content: a sibling
- * temp file is written and fsynced, takes the old file's mode, and is renamed over the target
- * (write-file-atomic does all of that and removes the temp file on failure). The folder is
- * fsynced afterwards so the rename itself survives a power cut where the platform allows it.
+ * temp file is written and fsynced, made 0600 (only this user can read it), and renamed over
+ * the target (write-file-atomic does all of that and removes the temp file on failure). The
+ * folder is fsynced afterwards so the rename itself survives a power cut where the platform
+ * allows it. A target that is a symlink is refused: write-file-atomic would follow it.
  */
 export async function writeFileAtomically(
   file: string,
   content: string,
-  options: { syncDir?: boolean } = {},
+  options: { syncDir?: boolean; field?: string } = {},
 ): Promise<void> {
-  await writeFileAtomic()(file, content, { encoding: 'utf8', fsync: true });
+  refuseSymlink(file, options.field);
+  await writeFileAtomic()(file, content, { encoding: 'utf8', fsync: true, mode: PRIVATE_FILE_MODE });
   if (options.syncDir !== false) fsyncDir(path.dirname(file));
 }
 
 export function writeFileAtomicallySync(file: string, content: string): void {
-  writeFileAtomic().sync(file, content, { encoding: 'utf8', fsync: true });
+  refuseSymlink(file);
+  writeFileAtomic().sync(file, content, { encoding: 'utf8', fsync: true, mode: PRIVATE_FILE_MODE });
   fsyncDir(path.dirname(file));
 }
 

@@ -1,5 +1,5 @@
 import type { FactRow } from '../store/facts';
-import { mkdirSync } from 'node:fs';
+import { createPrivateDir } from '../private-fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
@@ -8,6 +8,7 @@ import { FACT_KINDS, SCOPES } from '../../shared/domain';
 import { writeFileAtomically } from './atomic';
 import { renderPage } from './front-matter';
 import { slugify } from './links';
+import { redactSecrets } from '../memory/secrets';
 
 export interface ExportedPage {
   file: string;
@@ -40,7 +41,8 @@ const pageName = (scope: Scope, key: string) =>
     ? 'user.md'
     : `${scope}-${slugify(scope === 'workspace' ? path.basename(key) : key, scope, 40)}-${createHash('sha256').update(key).digest('hex').slice(0, 6)}.md`;
 
-const line = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** One line of exported text, with any secret replaced by `[redacted <kind>]`. */
+const line = (s: string) => redactSecrets(s.replace(/\s+/g, ' ').trim()).text;
 
 /**
  * Writes every semantic fact as Markdown, one page per scope (user, each project, workspace,
@@ -49,7 +51,7 @@ const line = (s: string) => s.replace(/\s+/g, ' ').trim();
  * depends on it. Each page is replaced atomically.
  */
 export async function exportFacts(db: Db, dir: string, now: number): Promise<ExportResult> {
-  mkdirSync(dir, { recursive: true });
+  createPrivateDir(dir);
   const today = new Date(now).toISOString().slice(0, 10);
   const keys = db
     .prepare(

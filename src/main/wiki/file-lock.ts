@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { properLockfile } from '../lazy-deps';
 import { processLog } from '../log';
+import { ensurePrivateDir, replacePrivateFileSync } from '../private-fs';
 
 /** Who holds a lock, written next to it so a waiter can tell a live holder from a dead one. */
 export interface LockOwner {
@@ -60,7 +61,7 @@ export class FileLock {
     this.ownerFile = `${base}.owner.json`;
     this.recoverTarget = `${base}.recover`;
     this.staleMs = Math.max(options.staleMs ?? 10_000, 2000);
-    mkdirSync(path.dirname(base), { recursive: true });
+    ensurePrivateDir(path.dirname(base));
   }
 
   /** The recorded holder, or null when the lock is free or its owner file is unreadable. */
@@ -118,6 +119,9 @@ export class FileLock {
       if ((e as NodeJS.ErrnoException).code === 'ELOCKED') return null;
       throw e;
     }
+    // proper-lockfile creates its marker folder with the umask's mode; it holds nothing, but the
+    // home keeps every folder private.
+    ensurePrivateDir(this.lockDir);
     const owner: LockOwner = {
       pid: process.pid,
       host: os.hostname(),
@@ -127,7 +131,7 @@ export class FileLock {
     };
     heldTokens.add(owner.token);
     try {
-      writeFileSync(this.ownerFile, JSON.stringify(owner));
+      replacePrivateFileSync(this.ownerFile, JSON.stringify(owner));
     } catch (e) {
       heldTokens.delete(owner.token);
       await release().catch(() => {});
@@ -163,7 +167,7 @@ export class FileLock {
    */
   private async recoverDeadOwner(): Promise<boolean> {
     if (!this.ownerIsDead(this.readOwner())) return false;
-    let releaseRecover: (() => Promise<void>) | null = null;
+    let releaseRecover: () => Promise<void>;
     try {
       releaseRecover = await properLockfile().lock(this.recoverTarget, {
         realpath: false,

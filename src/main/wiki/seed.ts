@@ -1,4 +1,5 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensurePrivateDir } from '../private-fs';
 import path from 'node:path';
 import { writeFileAtomicallySync } from './atomic';
 import { SECTIONS } from './layout';
@@ -26,8 +27,8 @@ export function seedDir(): string | null {
  * the user (or Dream) already has is left exactly as it is.
  */
 export function seedWiki(root: string): string[] {
-  mkdirSync(root, { recursive: true });
-  for (const s of SECTIONS) mkdirSync(path.join(root, s), { recursive: true });
+  ensurePrivateDir(root);
+  for (const s of SECTIONS) ensurePrivateDir(path.join(root, s));
   const dir = seedDir();
   const files: Record<string, string> = { ...FALLBACK_SEED };
   if (dir) {

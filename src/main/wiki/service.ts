@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { ensurePrivateDir, isSymlink, symlinkRefused } from '../private-fs';
 import path from 'node:path';
 import type { Clock } from '../../shared/clock';
 import { CommandError, invalid, notFound } from '../../shared/errors';
@@ -81,6 +82,28 @@ export class WikiService {
   locate(rawPath: unknown, field = 'path'): { wp: WikiPath; file: string } {
     const wp = validateWikiPath(rawPath, field);
     return { wp, file: resolveWikiFile(this.root, wp, field) };
+  }
+
+  /**
+   * Writes never go through a symlink: not through a section folder that is one (`topics` linked
+   * to `notes` would let a page write replace a note), and, unless `linkItself` (a delete removes
+   * the link, not what it names), not through a page that is one (`topics/x.md` linked to LOG.md
+   * or USER.md would bypass their rules). Reads may still follow links that stay in the wiki.
+   */
+  private refuseLinks(wp: WikiPath, file: string, field: string, linkItself = false): void {
+    if (wp.section && isSymlink(path.join(this.root, wp.section))) throw symlinkRefused(`${wp.section}/`, field);
+    if (!linkItself && isSymlink(file)) throw symlinkRefused(wp.rel, field);
+  }
+
+  /** Whether a write to this page would be accepted by the link rules above (Dream skips others). */
+  writable(rawPath: string): boolean {
+    try {
+      const { wp, file } = this.locate(rawPath);
+      this.refuseLinks(wp, file, 'path');
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   exists(rawPath: string): boolean {
@@ -172,9 +195,10 @@ export class WikiService {
     if (typeof content !== 'string') throw invalid('content', 'must be a string');
     if (content.includes('\0')) throw invalid('content', 'must not contain NUL bytes');
     return this.withWriteLock(async () => {
-      if (wp.section) mkdirSync(path.dirname(file), { recursive: true });
+      if (wp.section) ensurePrivateDir(path.dirname(file));
       // Re-check after taking the lock: a folder could have been swapped for a symlink meanwhile.
       resolveWikiFile(this.root, wp, field);
+      this.refuseLinks(wp, file, field);
       let created = false;
       try {
         statSync(file);
@@ -208,8 +232,9 @@ export class WikiService {
       const worker = async () => {
         while (next < targets.length) {
           const t = targets[next++]!;
-          if (t.wp.section) mkdirSync(path.dirname(t.file), { recursive: true });
+          if (t.wp.section) ensurePrivateDir(path.dirname(t.file));
           resolveWikiFile(this.root, t.wp);
+          this.refuseLinks(t.wp, t.file, 'path');
           await writeFileAtomically(t.file, t.content, { syncDir: false });
           dirs.add(path.dirname(t.file));
         }
@@ -220,7 +245,16 @@ export class WikiService {
     });
   }
 
-  async delete(rawPath: unknown, field = 'path'): Promise<{ path: string }> {
+  /**
+   * Deletes a page (a symlink: the link itself). USER.md, INDEX.md and LOG.md are protected; a
+   * daily note only goes when `noteConsumed` confirms, under the lock, that Dream has consumed
+   * its current content (notes are append-only Dream input until then).
+   */
+  async delete(
+    rawPath: unknown,
+    field = 'path',
+    options: { noteConsumed?: (name: string, content: string) => boolean } = {},
+  ): Promise<{ path: string }> {
     const { wp, file } = this.locate(rawPath, field);
     if (PROTECTED_FROM_DELETE.includes(wp.rel)) {
       throw new CommandError(
@@ -231,11 +265,22 @@ export class WikiService {
     }
     return this.withWriteLock(async () => {
       resolveWikiFile(this.root, wp, field);
+      this.refuseLinks(wp, file, field, true);
       try {
         if (!statSync(file).isFile()) throw notFound('wiki page', wp.rel, field);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('wiki page', wp.rel, field);
         throw e;
+      }
+      if (wp.section && READ_ONLY_SECTIONS.includes(wp.section)) {
+        const content = readFileSync(file, 'utf8');
+        if (!options.noteConsumed?.(`${wp.stem}.md`, content)) {
+          throw new CommandError(
+            'forbidden',
+            `${field}: ${wp.rel} is not yet consumed by Dream; notes are append-only until Dream has read them (run \`dream run\`, then delete it)`,
+            field,
+          );
+        }
       }
       rmSync(file);
       return { path: wp.rel };
@@ -244,9 +289,10 @@ export class WikiService {
 
   /** Read-modify-replace under the lock: the primitive both append helpers use. */
   private async appendTo(rel: string, make: (current: string | null) => string): Promise<void> {
-    const { file } = this.locate(rel);
+    const { wp, file } = this.locate(rel);
     await this.withWriteLock(async () => {
-      mkdirSync(path.dirname(file), { recursive: true });
+      ensurePrivateDir(path.dirname(file));
+      this.refuseLinks(wp, file, 'path');
       let current: string | null = null;
       try {
         current = readFileSync(file, 'utf8');

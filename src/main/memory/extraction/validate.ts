@@ -51,6 +51,29 @@ const lower = (v: unknown, fallback: string) =>
     .trim()
     .toLowerCase();
 
+/** The unknown scope name as stored with the fact: a short plain word, else just "unknown". */
+const unknownScopeName = (name: string) =>
+  /^[a-z][a-z0-9_-]{0,31}$/.test(name) && !findSecret(name) ? name : 'unknown';
+
+/**
+ * Where a candidate is stored. No scope: the session, as in the reference. A name that is no
+ * scope at all goes there too, recorded as a coercion like any other, with the name it asked for.
+ */
+function targetScope(
+  raw: unknown,
+  scopes: SessionScopes,
+  kind: FactKind,
+  text: string,
+  options: ValidateOptions,
+): CoercedScope {
+  const scopeText = lower(raw, '');
+  let requested: Scope = isScope(scopeText) ? scopeText : 'session';
+  if (options.neverUser && requested === 'user') requested = 'project';
+  const target = coerceScope(scopes, requested, kind, text);
+  if (!scopeText || isScope(scopeText)) return target;
+  return { ...target, coercion: { requested: unknownScopeName(scopeText), reason: 'unknown-scope' } };
+}
+
 /** Why a candidate's text and kind cannot be stored, or null when they can. */
 function textProblem(text: string, kind: string, c: Candidate, options: ValidateOptions): RejectionReason | null {
   if (!text) return 'empty';
@@ -85,11 +108,7 @@ export function validateCandidates(
     const kindText = lower(c.kind, 'fact');
     const problem = textProblem(text, kindText, c, options);
     if (problem || !isKind(kindText)) return void rejected.push({ reason: problem ?? 'invalid-kind', index });
-    const scopeText = lower(c.scope, 'session');
-    // An unknown scope name means the extractor did not say: the session, as in the reference.
-    let requested: Scope = isScope(scopeText) ? scopeText : 'session';
-    if (options.neverUser && requested === 'user') requested = 'project';
-    const target = coerceScope(scopes, requested, kindText, text);
+    const target = targetScope(c.scope, scopes, kindText, text, options);
     const key = `${target.scope}\u0000${target.key}\u0000${foldForKey(text)}`;
     if (seen.has(key)) return void rejected.push({ reason: 'duplicate', index });
     seen.add(key);

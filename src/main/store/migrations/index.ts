@@ -10,6 +10,7 @@ import * as dreamEvidenceWatermark from './032-dream-evidence-watermark';
 import * as visibleFactOrder from './040-visible-fact-order';
 import * as factConfidenceOrder from './041-fact-confidence-order';
 import * as integerFactKeys from './050-integer-fact-keys';
+import * as dreamUnfinishedRuns from './051-dream-unfinished-runs';
 import * as turnRecallStatus from './090-turn-recall-status';
 
 export interface Migration {
@@ -37,5 +38,6 @@ export const migrations: Migration[] = [
   { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
   { version: 41, name: 'fact-confidence-order', up: factConfidenceOrder.up },
   { version: 50, name: 'integer-fact-keys', up: integerFactKeys.up },
+  { version: 51, name: 'dream-unfinished-runs', up: dreamUnfinishedRuns.up },
   { version: 90, name: 'turn-recall-status', up: turnRecallStatus.up },
 ];

@@ -11,6 +11,7 @@ import { invalidateEverything } from '../queries';
 const COERCION_TEXT: Record<string, string> = {
   'technical-kind-not-user': 'technical kinds cannot be user-global',
   'scope-unavailable': 'the requested scope is not available to the session',
+  'unknown-scope': 'no scope has that name, so it stayed with the session',
 };
 
 export function FactDetail({ factId, onForgotten }: { factId: string; onForgotten(): void }) {

@@ -69,4 +69,26 @@ describe('migrations', () => {
     expect(schemaVersion(db)).toBe(Math.max(...migrations.map((m) => m.version)));
     db.close();
   });
+
+  it('refuses a new migration numbered below one already applied, and changes nothing', () => {
+    const f = file();
+    const db = new Database(f);
+    migrate(db);
+    const newest = schemaVersion(db);
+    const before = db.prepare('SELECT count(*) AS n FROM sqlite_master').get();
+    const late = [
+      ...migrations,
+      { version: newest - 1, name: 'added-late', up: 'CREATE TABLE added_late (x INTEGER);' },
+    ];
+    expect(newest - 1).not.toBeOneOf(migrations.map((m) => m.version));
+    expect(() => migrate(db, late)).toThrow(
+      new RegExp(`migration ${newest - 1} \\(added-late\\) is numbered below ${newest}.*above every applied one`),
+    );
+    expect(db.prepare('SELECT count(*) AS n FROM sqlite_master').get()).toEqual(before);
+    // A fresh store has nothing applied yet, so the same list runs in order there.
+    const fresh = new Database(file());
+    expect(migrate(fresh, late)).toContain(newest - 1);
+    fresh.close();
+    db.close();
+  });
 });

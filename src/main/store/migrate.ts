@@ -20,6 +20,16 @@ export function migrate(db: Database.Database, list: Migration[] = migrations): 
         'it was written by a newer version. Upgrade the app; the database was not touched.',
     );
   }
+  // A migration numbered below one already applied would run after it here but before it on a
+  // fresh store: two different schemas from one build. Refuse before touching anything.
+  const late = list.filter((m) => !applied.has(m.version) && m.version < newest).sort((a, b) => a.version - b.version);
+  if (late.length > 0) {
+    throw new CommandError(
+      'unavailable',
+      `migration ${late[0]!.version} (${late[0]!.name}) is numbered below ${newest}, which memory.db already has: ` +
+        `a new migration must be numbered above every applied one. The database was not touched.`,
+    );
+  }
   const ran: number[] = [];
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;

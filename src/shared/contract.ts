@@ -6,6 +6,7 @@ import { recallCommands } from './commands/recall';
 import { turnCommands } from './commands/turns';
 import { wikiCommands } from './commands/wiki';
 import { dreamCommands } from './commands/dream';
+import { citationCommands } from './commands/citations';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -24,6 +25,7 @@ export const contract = {
   ...turnCommands,
   ...wikiCommands,
   ...dreamCommands,
+  ...citationCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN } from './cli';
 
 export interface McpSession {
@@ -14,11 +14,17 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  /** file:// URIs the client offers as its roots (the client then declares the roots capability). */
+  roots?: string[];
+}
+
 /** Spawns the real `evoflux-memory mcp --home DIR` and connects the SDK's own client to it. */
 export async function connectMcp(
   home: string,
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
+  options: ConnectOptions = {},
 ): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -28,7 +34,14 @@ export async function connectMcp(
   });
   let logs = '';
   transport.stderr?.on('data', (chunk: Buffer) => (logs += chunk.toString('utf8')));
-  const client = new Client({ name: 'evoflux-test', version: '0.0.0' });
+  const client = new Client(
+    { name: 'evoflux-test', version: '0.0.0' },
+    options.roots ? { capabilities: { roots: { listChanged: true } } } : {},
+  );
+  if (options.roots) {
+    const roots = options.roots;
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
+  }
   await client.connect(transport);
   const raw = (name: string, args: unknown) =>
     client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult>;

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine';
 import { dispatch } from '../commands/dispatch';
+import { OWNER } from '../commands/principal';
 import { contract, isCommandName } from '../../shared/contract';
 import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors';
 import { bearerMatches, ensureHttpToken } from './http-token';
@@ -168,7 +169,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
         Allow: spec.mutates ? 'POST' : 'GET, POST',
       });
     }
-    sendJson(res, 200, await dispatch(engine, name, raw));
+    sendJson(res, 200, await dispatch(engine, name, raw, OWNER));
   };
 
   const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {

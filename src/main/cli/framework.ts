@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Engine } from '../engine';
 import { dispatch } from '../commands/dispatch';
+import { OWNER } from '../commands/principal';
 import type { CommandName, Contract, OutputOf } from '../../shared/contract';
 import { invalid } from '../../shared/errors';
 
@@ -39,7 +40,7 @@ export async function call<N extends CommandName>(
   input: Record<string, unknown>,
 ): Promise<OutputOf<Contract[N]>> {
   const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  return dispatch(ctx.engine(), name, clean) as Promise<OutputOf<Contract[N]>>;
+  return dispatch(ctx.engine(), name, clean, OWNER) as Promise<OutputOf<Contract[N]>>;
 }
 
 export function str(values: Values, name: string): string | undefined {

@@ -10,6 +10,7 @@ import { turnHandlers } from './turns';
 
 import { wikiHandlers } from './wiki';
 import { dreamHandlers } from './dream';
+import { citationHandlers } from './citations';
 
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
@@ -21,4 +22,5 @@ export const handlers: Handlers<Contract> = {
   ...turnHandlers,
   ...wikiHandlers,
   ...dreamHandlers,
+  ...citationHandlers,
 };

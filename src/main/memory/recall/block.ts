@@ -39,7 +39,10 @@ export function factRecordLine(f: RankedFact): string {
       kind: f.kind,
       scope: f.scope,
       confidence: f.confidence,
-      citation: { sessionId: f.citation.sessionId, messageId: f.citation.messageId },
+      // Text a model reads never names a session outside the asking session's own team.
+      citation: f.citation.inTeam
+        ? { sessionId: f.citation.sessionId, messageId: f.citation.messageId }
+        : { ref: f.citation.ref },
     }),
   );
 }

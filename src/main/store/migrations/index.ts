@@ -10,6 +10,8 @@ import * as dreamEvidenceWatermark from './032-dream-evidence-watermark';
 import * as visibleFactOrder from './040-visible-fact-order';
 import * as factConfidenceOrder from './041-fact-confidence-order';
 import * as integerFactKeys from './050-integer-fact-keys';
+import * as forgetFollowUps from './051-forget-follow-ups';
+import * as citationKey from './052-citation-key';
 
 export interface Migration {
   version: number;
@@ -36,4 +38,6 @@ export const migrations: Migration[] = [
   { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
   { version: 41, name: 'fact-confidence-order', up: factConfidenceOrder.up },
   { version: 50, name: 'integer-fact-keys', up: integerFactKeys.up },
+  { version: 51, name: 'forget-follow-ups', up: forgetFollowUps.up },
+  { version: 52, name: 'citation-key', up: citationKey.up },
 ];

@@ -10,6 +10,8 @@ export interface EngineEvents {
   'facts-changed': { sessionIds: string[] };
   /** Sessions were forgotten. */
   'sessions-forgotten': { sessionIds: string[] };
+  /** A forget's wiki clean-up finished: its disk scrub may run. */
+  'forget-followed-up': { sessionIds: string[]; factIds: string[] };
 }
 
 type Listener<K extends keyof EngineEvents> = (payload: EngineEvents[K]) => void;

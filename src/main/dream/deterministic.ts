@@ -2,6 +2,7 @@ import { dialogueLabel, scopeLabel as scopeRefLabel, SCOPES_KEY } from '../wiki/
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
+import { getSession } from '../store/sessions';
 import type { WikiService } from '../wiki/service';
 import type { Confidence, FactKind, Scope } from '../../shared/domain';
 import { CONFIDENCE_RANK } from '../../shared/domain';
@@ -9,6 +10,7 @@ import { idSlug } from '../../shared/ids';
 import { slugify } from '../wiki/links';
 import { PageCatalog } from './catalog';
 import { PageSet, type EditablePage } from './page-edit';
+import { sourcePagePath, sourcePageStem } from './source-page';
 import { noteSlug, type BatchOutcome, type Consolidator, type ItemOutcome, type WorkItem } from './work';
 
 interface SessionFact {
@@ -171,7 +173,9 @@ export class DeterministicConsolidator implements Consolidator {
     today: string,
   ): string[] {
     const { session, transcript } = item;
-    const source = `session-${idSlug(session.id)}`;
+    // Forgotten since it was admitted (its clean-up waits for this lock): write nothing for it.
+    if (!getSession(this.db, session.id)) return [];
+    const source = sourcePageStem(session.id);
     const sourceRel = this.sourcePath(pages, source, session.id);
     const facts = this.facts(session.id);
     const related = new Set<string>();
@@ -270,7 +274,7 @@ export class DeterministicConsolidator implements Consolidator {
 
   /** `sources/session-<slug>.md`, or a longer slug if another session already owns that page. */
   private sourcePath(pages: PageSet, source: string, sessionId: string): string {
-    const rel = `sources/${source}.md`;
+    const rel = sourcePagePath(sessionId);
     if (!pages.has(rel)) return rel;
     const owner = pages.get(rel).data.session;
     if (owner === undefined || owner === sessionId) return rel;

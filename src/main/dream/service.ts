@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { Document, isMap, parseDocument } from 'yaml';
 import type { Db } from '../store/db';
+import { getSession } from '../store/sessions';
 import type { Clock } from '../../shared/clock';
 import { CommandError } from '../../shared/errors';
 import type { HomePaths } from '../home';
@@ -11,6 +12,7 @@ import type { LintReport } from '../wiki/lint';
 import { createChatClient, llmConfigFromSettings } from '../llm/openai-client';
 import { parseSchedule, nextFire } from './cron';
 import { DeterministicConsolidator } from './deterministic';
+import { sourcePageStem } from './source-page';
 import { ModelConsolidator } from './model-consolidator';
 import { DreamLock } from './run-lock';
 import { lintAndWrite, pendingCounts, runDream, type DreamDeps, type DreamRunResult, type DreamSettings } from './run';
@@ -114,6 +116,7 @@ export class DreamService {
       return new ModelConsolidator(this.d.wiki, createChatClient({ ...llm, model: s.model.trim() }), {
         timeoutMs: s.modelTimeoutMs,
         maxRetries: this.d.settings.llm.maxRetries,
+        sessionExists: (id) => getSession(this.d.db, id) !== undefined,
       });
     }
     return new DeterministicConsolidator(this.d.db, this.d.wiki);
@@ -139,6 +142,23 @@ export class DreamService {
         );
         return slugs.has(slug.slice(0, 8));
       },
+      mentions: this.mentionChecks(),
+    };
+  }
+
+  /** What lint checks a mention against: the sessions and facts that exist now. */
+  private mentionChecks(): DreamDeps['mentions'] {
+    const db = this.d.db;
+    const session = db.prepare('SELECT 1 FROM sessions WHERE id IN (?, lower(?))');
+    const fact = db.prepare('SELECT 1 FROM memory_facts WHERE id IN (?, lower(?))');
+    let stems: Set<string> | null = null;
+    return {
+      stemExists: (stem) =>
+        (stems ??= new Set(
+          (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).map((r) => sourcePageStem(r.id)),
+        )).has(stem),
+      sessionExists: (id) => session.get(id, id) !== undefined,
+      factExists: (id) => fact.get(id, id) !== undefined,
     };
   }
 

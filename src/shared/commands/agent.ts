@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
-import { factKind, factRecord, id, scope } from '../schemas';
+import { factKind, factRecord, forgetWikiReport, id, scope } from '../schemas';
 
 /**
  * Commands for agents (MCP and HTTP companions). Each is confined to the caller's session:
@@ -38,6 +38,8 @@ export const agentCommands = {
       dryRun: z.boolean(),
       fact: z.object({ id: z.string(), text: z.string(), scope, scopeKey: z.string() }),
       evidenceRemoved: z.number().int(),
+      /** Only wiki pages this session can see (as memory_search would return them) are listed. */
+      wiki: forgetWikiReport,
     }),
   }),
 } as const;

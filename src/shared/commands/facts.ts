@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
-import { confidence, evidenceRecord, factKind, factRecord, id, scope, scopeRef } from '../schemas';
+import { confidence, evidenceRecord, factKind, factRecord, forgetWikiReport, id, scope, scopeRef } from '../schemas';
 import { FACT_TEXT_MAX } from '../domain';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency'] as const;
@@ -61,7 +61,12 @@ export const factCommands = {
     description: 'Forget one fact and its evidence. With dryRun, only report.',
     mutates: true,
     input: z.object({ factId: id, dryRun: z.boolean().default(false) }).strict(),
-    output: z.object({ dryRun: z.boolean(), fact: forgottenFact, evidenceRemoved: z.number().int() }),
+    output: z.object({
+      dryRun: z.boolean(),
+      fact: forgottenFact,
+      evidenceRemoved: z.number().int(),
+      wiki: forgetWikiReport,
+    }),
   }),
   'scopes.resolve': defineCommand({
     description: 'The scopes a session sees (most specific first) and where its writes land.',

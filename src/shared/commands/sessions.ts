@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
-import { id, messageRecord, messageRole, pastTime, sessionKind, sessionRecord } from '../schemas';
+import { forgetWikiReport, id, messageRecord, messageRole, pastTime, sessionKind, sessionRecord } from '../schemas';
 
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
 
@@ -70,10 +70,13 @@ export const sessionCommands = {
           scopeKey: z.string(),
           supportedBy: z.array(z.string()),
           reinforcementAfter: z.number().int(),
+          /** Forgetting only a team member or side chat: its lead takes over the evidence. */
+          handedToLead: z.boolean(),
         }),
       ),
       evidenceRemoved: z.number().int(),
       messagesRemoved: z.number().int(),
+      wiki: forgetWikiReport,
     }),
   }),
   'messages.add': defineCommand({

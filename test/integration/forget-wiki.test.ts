@@ -139,6 +139,10 @@ describe('forget and the wiki', () => {
     expect(done.wiki).toEqual(preview.wiki);
     expect(t.engine.wiki.exists(decisions)).toBe(false);
     expect(read(sourcePagePath(s.keeper.id))).not.toContain(`fact:${s.shared.id}`);
+    // Dream's own links to the page it deleted go with it: no broken link is left behind.
+    expect(read(sourcePagePath(s.keeper.id))).not.toContain(decisions.slice('topics/'.length, -3));
+    const lint = await t.run('wiki.lint', {});
+    expect(lint.findings.filter((f) => f.category === 'broken_link')).toEqual([]);
 
     // The agent of project harbor forgets the crane fact. The bullet also sits on the source page of
     // session A, whose workspace scope the agent cannot see: that page is not named in its answer.

@@ -1,5 +1,6 @@
 import { call, flag, fmtTime, int, requireStr, str, table, textArg, type CliCommand } from './framework';
 import type { FactRecord } from '../../shared/schemas';
+import { wikiLines } from './forget-text';
 
 const coercionNote = (f: FactRecord) =>
   f.requestedScope ? ` (asked for ${f.requestedScope}: ${f.coercionReason})` : '';
@@ -111,7 +112,10 @@ export const factCli: CliCommand[] = [
       });
       return {
         data: r,
-        text: `${r.dryRun ? 'would delete' : 'deleted'} ${r.fact.id} [${r.fact.scope}] ${r.fact.text} (${r.evidenceRemoved} evidence row(s))`,
+        text: [
+          `${r.dryRun ? 'would delete' : 'deleted'} ${r.fact.id} [${r.fact.scope}] ${r.fact.text} (${r.evidenceRemoved} evidence row(s))`,
+          ...wikiLines(r.wiki, r.dryRun),
+        ].join('\n'),
       };
     },
   },

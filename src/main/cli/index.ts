@@ -7,6 +7,7 @@ import { serveCli } from './serve';
 import { recallCli } from './recall';
 import { wikiCli } from './wiki';
 import { dreamCli } from './dream';
+import { citationCli } from './citations';
 
 /** Every CLI command; each area keeps its own list. */
 export const cliCommands: CliCommand[] = [
@@ -18,4 +19,5 @@ export const cliCommands: CliCommand[] = [
   ...recallCli,
   ...wikiCli,
   ...dreamCli,
+  ...citationCli,
 ];

@@ -1,3 +1,4 @@
+import { wikiLines } from './forget-text';
 import { call, flag, fmtTime, int, requireStr, str, table, textArg, type CliCommand } from './framework';
 import type { SessionRecord } from '../../shared/schemas';
 
@@ -124,8 +125,9 @@ export const sessionCli: CliCommand[] = [
         `${keep} ${r.kept.length} fact(s) other sessions still support:`,
         ...r.kept.map(
           (f) =>
-            `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}; reinforcement ${f.reinforcementAfter})`,
+            `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}${f.handedToLead ? ' (handed to the lead)' : ''}; reinforcement ${f.reinforcementAfter})`,
         ),
+        ...wikiLines(r.wiki, r.dryRun),
       ].join('\n');
       return { data: r, text };
     },

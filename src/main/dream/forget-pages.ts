@@ -55,6 +55,8 @@ export function allPages(wiki: WikiService): string[] {
 
 class Matchers {
   readonly stems: Set<string>;
+  /** Slugs of the pages the clean-up deletes: Dream's links to them go too. */
+  readonly deletedSlugs = new Set<string>();
   readonly sessionIds: Set<string>;
   readonly factIds: Set<string>;
   private readonly words: RegExp | null;
@@ -94,8 +96,9 @@ function dreamPage(data: Record<string, unknown> | null, body: string): boolean 
 
 function editFrontMatter(data: Record<string, unknown>, m: Matchers): Record<string, unknown> {
   const next = { ...data };
+  const gone = (x: unknown) => m.stems.has(String(x)) || m.deletedSlugs.has(String(x));
   for (const key of ['sources', 'related']) {
-    if (Array.isArray(next[key])) next[key] = (next[key] as unknown[]).filter((x) => !m.stems.has(String(x)));
+    if (Array.isArray(next[key])) next[key] = (next[key] as unknown[]).filter((x) => !gone(x));
   }
   if (Array.isArray(next[SCOPES_KEY])) {
     const forgotten = new Set([...m.sessionIds].map((id) => scopeLabel('session', id)));
@@ -118,9 +121,12 @@ function cleanPage(rel: string, content: string, m: Matchers): string | null {
   if (rel.startsWith('sources/') && owner !== null && m.sessionIds.has(owner)) return null;
   if ([...m.sessionIds].some((id) => sourcePagePath(id) === rel && (owner === null || owner === id))) return null;
   if (!dreamPage(page.data, page.body)) return content;
+  // A source page is Dream's outright: its `## Related` list loses the pages that go.
+  const related = owner !== null ? /^- \[\[([^\]]+)\]\]\s*$/ : null;
   const lines = page.body
     .split('\n')
     .filter((l) => !m.factIds.has(DREAM_FACT_ANCHOR.exec(l)?.[1] ?? ''))
+    .filter((l) => !m.deletedSlugs.has(related?.exec(l)?.[1] ?? ''))
     .map((l) => (DREAM_FACT_ANCHOR.test(l) ? m.stripCites(l) : l));
   const data = page.data ? editFrontMatter(page.data, m) : null;
   if (data && emptyGroupPage(data, lines)) return null;
@@ -128,21 +134,25 @@ function cleanPage(rel: string, content: string, m: Matchers): string | null {
   return next === renderPage(page.data, page.body) ? content : next;
 }
 
+const inDreamFolder = (rel: string) =>
+  rel.includes('/') && (KNOWLEDGE_SECTIONS as readonly string[]).includes(rel.split('/')[0]!);
+const slugOf = (rel: string) => rel.slice(rel.indexOf('/') + 1, -3).toLowerCase();
+
 /** Works out the clean-up without writing anything: the forget preview, and the run under the lock. */
 export function planWikiForget(wiki: WikiService, targets: ForgetTargets): WikiForgetPlan {
   const m = new Matchers(targets);
   const plan: WikiForgetPlan = { changes: [], mentions: [], writes: new Map() };
   if (m.sessionIds.size + m.factIds.size === 0) return plan;
-  for (const rel of allPages(wiki)) {
-    const content = readQuietly(wiki, rel);
-    if (content === null) continue;
-    if (REGENERATED.has(rel)) {
-      if (content.split('\n').some((l) => m.mentions(l))) plan.changes.push({ path: rel, change: 'edit' });
-      continue;
-    }
+  const pages = allPages(wiki)
+    .map((rel) => ({ rel, content: readQuietly(wiki, rel) }))
+    .filter((p): p is { rel: string; content: string } => p.content !== null);
+  // First the pages that go, so that Dream's links to them go in the same clean-up.
+  for (const p of pages)
+    if (inDreamFolder(p.rel) && cleanPage(p.rel, p.content, m) === null) m.deletedSlugs.add(slugOf(p.rel));
+  for (const { rel, content } of pages) {
+    if (REGENERATED.has(rel)) continue;
     // Only the knowledge folders hold Dream's pages; root files, notes and imports are never rewritten.
-    const dreams = (KNOWLEDGE_SECTIONS as readonly string[]).includes(rel.split('/')[0]!) && rel.includes('/');
-    const next = dreams ? cleanPage(rel, content, m) : content;
+    const next = inDreamFolder(rel) ? cleanPage(rel, content, m) : content;
     if (next !== content) {
       plan.changes.push({ path: rel, change: next === null ? 'delete' : 'edit' });
       plan.writes.set(rel, next);
@@ -150,6 +160,12 @@ export function planWikiForget(wiki: WikiService, targets: ForgetTargets): WikiF
     (next ?? '').split('\n').forEach((text, i) => {
       if (m.mentions(text)) plan.mentions.push({ path: rel, line: i + 1, text: text.trim().slice(0, 300) });
     });
+  }
+  // INDEX.md and LINT.md are rebuilt after the clean-up: listed when they name something that goes.
+  const stale = (l: string) =>
+    m.mentions(l) || [...m.deletedSlugs].some((slug) => l.includes(`[[${slug}]]`) || l.includes(`/${slug}.md`));
+  for (const { rel, content } of pages) {
+    if (REGENERATED.has(rel) && content.split('\n').some(stale)) plan.changes.push({ path: rel, change: 'edit' });
   }
   return plan;
 }

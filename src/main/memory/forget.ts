@@ -3,6 +3,8 @@ import { writeTx } from '../store/db';
 import { getSession, sessionClosure } from '../store/sessions';
 import { getFact } from '../store/facts';
 import { queueForgetFollowUps } from '../store/forget-follow-ups';
+import { recallRowsOf, rewriteRecallRow } from '../store/recall-rows';
+import { forgetInBlock } from './recall/block';
 import { notFound } from '../../shared/errors';
 import type { Scope } from '../../shared/domain';
 import { ownerOf } from './scope';
@@ -61,6 +63,8 @@ export function forgetSession(db: Db, sessionId: string, opts: ForgetOptions): S
     stageForget(db, closure, lead);
     const report = reportStaged(db, opts.dryRun, closure, lead);
     if (!opts.dryRun) {
+      const seqs = (db.prepare('SELECT seq FROM forget_fact_seqs').all() as { seq: number }[]).map((r) => r.seq);
+      scrubRecallBlocks(db, seqs, new Set(report.deleted.map((f) => f.id)), new Set(closure));
       applyStaged(db, lead);
       queueForgetFollowUps(
         db,
@@ -178,6 +182,23 @@ function applyStaged(db: Db, lead: string | null): void {
   `);
 }
 
+/**
+ * Persisted recall blocks (in any session's transcript) are copies of the facts they recalled:
+ * each block holding one of these facts loses the records of deleted facts and any citation of a
+ * forgotten session; a block with no record left is removed. In the forget's transaction.
+ */
+function scrubRecallBlocks(
+  db: Db,
+  factSeqs: readonly number[],
+  deletedFactIds: ReadonlySet<string>,
+  forgottenSessions: ReadonlySet<string>,
+): void {
+  for (const row of recallRowsOf(db, factSeqs)) {
+    const next = forgetInBlock(row.content, deletedFactIds, forgottenSessions);
+    if (next !== row.content) rewriteRecallRow(db, row.id, next);
+  }
+}
+
 export interface FactForgetReport {
   dryRun: boolean;
   fact: ForgottenFact;
@@ -197,6 +218,8 @@ export function forgetFact(db: Db, factId: string, opts: ForgetOptions): FactFor
         .get(factId) as { n: number }
     ).n;
     if (!opts.dryRun) {
+      const seq = (db.prepare('SELECT seq FROM memory_facts WHERE id = ?').get(factId) as { seq: number }).seq;
+      scrubRecallBlocks(db, [seq], new Set([factId]), new Set());
       db.prepare('DELETE FROM memory_facts WHERE id = ?').run(factId);
       queueForgetFollowUps(db, { sessionIds: [], factIds: [factId] }, opts.now ?? Date.now());
     }

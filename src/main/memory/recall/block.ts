@@ -73,3 +73,36 @@ export function buildRecallBlock(
   if (included.length === 0) return { block: null, included };
   return { block: `${RECALL_BLOCK_OPEN}\n${lines.join('\n')}\n${RECALL_BLOCK_CLOSE}`, included };
 }
+
+/**
+ * A persisted block after a forget: the records of deleted facts dropped, and a citation naming a
+ * forgotten session or message cleared; null when no record is left (the row goes). Everything
+ * else stays byte for byte, so the turn still replays as it was, minus what was forgotten.
+ */
+export function forgetInBlock(
+  block: string,
+  deletedFactIds: ReadonlySet<string>,
+  forgotten: ReadonlySet<string>,
+): string | null {
+  let records = 0;
+  const lines: string[] = [];
+  for (const line of block.split('\n')) {
+    if (!line.startsWith('{')) {
+      lines.push(line);
+      continue;
+    }
+    let record: { id?: string; citation?: { sessionId?: string; messageId?: string } };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      lines.push(line);
+      continue;
+    }
+    if (record.id !== undefined && deletedFactIds.has(record.id)) continue;
+    records++;
+    const c = record.citation;
+    const names = [c?.sessionId, c?.messageId].some((x) => x !== undefined && forgotten.has(x));
+    lines.push(names ? escapeForBoundary(JSON.stringify({ ...record, citation: {} })) : line);
+  }
+  return records === 0 ? null : lines.join('\n');
+}

@@ -12,6 +12,7 @@ import * as factConfidenceOrder from './041-fact-confidence-order';
 import * as integerFactKeys from './050-integer-fact-keys';
 import * as forgetFollowUps from './051-forget-follow-ups';
 import * as citationKey from './052-citation-key';
+import * as recallRowFacts from './053-recall-row-facts';
 
 export interface Migration {
   version: number;
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   { version: 50, name: 'integer-fact-keys', up: integerFactKeys.up },
   { version: 51, name: 'forget-follow-ups', up: forgetFollowUps.up },
   { version: 52, name: 'citation-key', up: citationKey.up },
+  { version: 53, name: 'recall-row-facts', up: recallRowFacts.up },
 ];

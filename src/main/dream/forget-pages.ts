@@ -61,6 +61,8 @@ class Matchers {
   readonly factIds: Set<string>;
   private readonly words: RegExp | null;
   private readonly texts: string[];
+  private readonly cites: RegExp | null;
+  private readonly tokens: string[];
 
   constructor(t: ForgetTargets) {
     this.sessionIds = new Set(t.sessionIds);
@@ -69,6 +71,15 @@ class Matchers {
     const words = [...this.sessionIds, ...this.factIds, ...this.stems].map(escapeRe);
     this.words = words.length ? new RegExp(`(?:^|[^A-Za-z0-9-])(?:${words.join('|')})(?![A-Za-z0-9-])`, 'i') : null;
     this.texts = (t.factTexts ?? []).map(normalize).filter((x) => x.length >= MIN_TEXT_MENTION);
+    const stems = [...this.stems].map(escapeRe);
+    this.cites = stems.length ? new RegExp(`\\s*\\[\\[(?:${stems.join('|')})\\]\\]`, 'gi') : null;
+    this.tokens = [...this.sessionIds, ...this.factIds, ...this.stems].map((x) => x.toLowerCase());
+  }
+
+  /** Whether the page could hold anything the clean-up changes: most pages are skipped unparsed. */
+  touches(content: string): boolean {
+    const lower = content.toLowerCase();
+    return this.tokens.some((x) => lower.includes(x)) || [...this.deletedSlugs].some((slug) => lower.includes(slug));
   }
 
   mentions(line: string): boolean {
@@ -80,9 +91,8 @@ class Matchers {
 
   /** A Dream bullet minus its citations of forgotten source pages. */
   stripCites(line: string): string {
-    let out = line;
-    for (const stem of this.stems) out = out.replace(new RegExp(`\\s*\\[\\[${escapeRe(stem)}\\]\\]`, 'gi'), '');
-    return out.replace(/ —(\s*<!--)/, '$1');
+    if (!this.cites) return line;
+    return line.replace(this.cites, '').replace(/ —(\s*<!--)/, '$1');
   }
 }
 
@@ -116,6 +126,7 @@ function emptyGroupPage(data: Record<string, unknown>, lines: string[]): boolean
 
 /** The page after the clean-up: null to delete it, the same text when nothing is Dream's to change. */
 function cleanPage(rel: string, content: string, m: Matchers): string | null {
+  if (!m.touches(content) && ![...m.sessionIds].some((id) => sourcePagePath(id) === rel)) return content;
   const page = parsePage(content);
   const owner = typeof page.data?.session === 'string' ? page.data.session : null;
   if (rel.startsWith('sources/') && owner !== null && m.sessionIds.has(owner)) return null;
@@ -130,8 +141,9 @@ function cleanPage(rel: string, content: string, m: Matchers): string | null {
     .map((l) => (DREAM_FACT_ANCHOR.test(l) ? m.stripCites(l) : l));
   const data = page.data ? editFrontMatter(page.data, m) : null;
   if (data && emptyGroupPage(data, lines)) return null;
-  const next = renderPage(data, lines.join('\n'));
-  return next === renderPage(page.data, page.body) ? content : next;
+  const body = lines.join('\n');
+  if (body === page.body && JSON.stringify(data) === JSON.stringify(page.data)) return content;
+  return renderPage(data, body);
 }
 
 const inDreamFolder = (rel: string) =>
@@ -146,13 +158,16 @@ export function planWikiForget(wiki: WikiService, targets: ForgetTargets): WikiF
   const pages = allPages(wiki)
     .map((rel) => ({ rel, content: readQuietly(wiki, rel) }))
     .filter((p): p is { rel: string; content: string } => p.content !== null);
+  // Only the knowledge folders hold Dream's pages; root files, notes and imports are never rewritten.
   // First the pages that go, so that Dream's links to them go in the same clean-up.
-  for (const p of pages)
-    if (inDreamFolder(p.rel) && cleanPage(p.rel, p.content, m) === null) m.deletedSlugs.add(slugOf(p.rel));
+  const first = new Map(pages.filter((p) => inDreamFolder(p.rel)).map((p) => [p.rel, cleanPage(p.rel, p.content, m)]));
+  for (const [rel, next] of first) if (next === null) m.deletedSlugs.add(slugOf(rel));
+  const extra = [...m.deletedSlugs].filter((slug) => !m.stems.has(slug));
   for (const { rel, content } of pages) {
     if (REGENERATED.has(rel)) continue;
-    // Only the knowledge folders hold Dream's pages; root files, notes and imports are never rewritten.
-    const next = inDreamFolder(rel) ? cleanPage(rel, content, m) : content;
+    // Only a page linking a deleted group page needs a second look (source pages are handled already).
+    const again = first.get(rel) !== null && extra.some((slug) => content.toLowerCase().includes(slug));
+    const next = !first.has(rel) ? content : again ? cleanPage(rel, content, m) : first.get(rel)!;
     if (next !== content) {
       plan.changes.push({ path: rel, change: next === null ? 'delete' : 'edit' });
       plan.writes.set(rel, next);
@@ -172,7 +187,7 @@ export function planWikiForget(wiki: WikiService, targets: ForgetTargets): WikiF
 
 function readQuietly(wiki: WikiService, rel: string): string | null {
   try {
-    return wiki.tryRead(rel)?.content ?? null;
+    return wiki.readText(rel);
   } catch {
     return null; // a page lint already reports (a symlink out of the wiki): not ours to touch
   }

@@ -7,7 +7,9 @@ import { citationKey, evidenceOfFactSeq, messageAtRowid, type CitedRow } from '.
  * a fact, `ref:m:<message rowid>:<tag>` one dialogue message; the tag is an HMAC under the home's
  * citation key of the cited session and message, so a ref reveals neither, cannot be forged, and
  * stays the same every time the same evidence is cited. Resolving recomputes the tag over the few
- * rows the number can point at: a fact's evidence rows, or the one message at that rowid.
+ * rows the number can point at: a fact's evidence rows, or the one message at that rowid. The
+ * program never runs VACUUM (which may renumber a message's rowid); if someone does, an `m` ref
+ * stops resolving rather than pointing elsewhere, since its tag binds the message id.
  */
 type RefKind = 'e' | 'm';
 const REF = /^ref:([em]):([0-9a-z]{1,13}):([A-Za-z0-9_-]{16})$/;

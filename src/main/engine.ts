@@ -11,6 +11,7 @@ import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
 import { DreamService } from './dream/service';
 import { ForgetFollowUps } from './memory/forget-follow-ups';
+import { startBlockUpgrade } from './memory/recall/block-upgrade';
 
 export interface EngineOptions {
   home: string;
@@ -87,6 +88,7 @@ export function openEngine(options: EngineOptions): Engine {
   engine.onClose(() => engine.dream.stop());
   // After Dream (closes before it) and before index maintenance, whose final scrub waits for it.
   engine.forgetFollowUps = new ForgetFollowUps(engine).start();
+  startBlockUpgrade(engine);
   engine.extraction = new ExtractionService(engine).start();
   engine.legacyImport = new LegacyImportService(engine).start({ auto: settings.extraction.legacyImportOnStartup });
   return engine;

@@ -74,6 +74,40 @@ export function buildRecallBlock(
   return { block: `${RECALL_BLOCK_OPEN}\n${lines.join('\n')}\n${RECALL_BLOCK_CLOSE}`, included };
 }
 
+/** One record of a persisted block, as parsed back from its JSON line. */
+export interface BlockRecord {
+  id?: string;
+  citation?: { sessionId?: string | null; messageId?: string | null; ref?: string | null };
+  [key: string]: unknown;
+}
+
+/**
+ * Rewrites the records of a persisted block: `edit` returns the record unchanged (kept byte for
+ * byte), a new record (written escaped, on one line), or null (dropped). Null when no record is
+ * left, so the caller removes the row; every other line stays as it was.
+ */
+export function mapBlockRecords(block: string, edit: (r: BlockRecord) => BlockRecord | null): string | null {
+  let records = 0;
+  const lines: string[] = [];
+  for (const line of block.split('\n')) {
+    let record: BlockRecord | null = null;
+    try {
+      record = line.startsWith('{') ? (JSON.parse(line) as BlockRecord) : null;
+    } catch {
+      record = null;
+    }
+    if (record === null) {
+      lines.push(line);
+      continue;
+    }
+    const next = edit(record);
+    if (next === null) continue;
+    records++;
+    lines.push(next === record ? line : escapeForBoundary(JSON.stringify(next)));
+  }
+  return records === 0 ? null : lines.join('\n');
+}
+
 /**
  * A persisted block after a forget: the records of deleted facts dropped, and a citation naming a
  * forgotten session or message cleared; null when no record is left (the row goes). Everything
@@ -84,25 +118,10 @@ export function forgetInBlock(
   deletedFactIds: ReadonlySet<string>,
   forgotten: ReadonlySet<string>,
 ): string | null {
-  let records = 0;
-  const lines: string[] = [];
-  for (const line of block.split('\n')) {
-    if (!line.startsWith('{')) {
-      lines.push(line);
-      continue;
-    }
-    let record: { id?: string; citation?: { sessionId?: string; messageId?: string } };
-    try {
-      record = JSON.parse(line);
-    } catch {
-      lines.push(line);
-      continue;
-    }
-    if (record.id !== undefined && deletedFactIds.has(record.id)) continue;
-    records++;
+  return mapBlockRecords(block, (record) => {
+    if (record.id !== undefined && deletedFactIds.has(record.id)) return null;
     const c = record.citation;
-    const names = [c?.sessionId, c?.messageId].some((x) => x !== undefined && forgotten.has(x));
-    lines.push(names ? escapeForBoundary(JSON.stringify({ ...record, citation: {} })) : line);
-  }
-  return records === 0 ? null : lines.join('\n');
+    const names = [c?.sessionId, c?.messageId].some((x) => typeof x === 'string' && forgotten.has(x));
+    return names ? { ...record, citation: {} } : record;
+  });
 }

@@ -13,6 +13,7 @@ import * as integerFactKeys from './050-integer-fact-keys';
 import * as forgetFollowUps from './051-forget-follow-ups';
 import * as citationKey from './052-citation-key';
 import * as recallRowFacts from './053-recall-row-facts';
+import * as recallBlockCitations from './054-recall-block-citations';
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   { version: 51, name: 'forget-follow-ups', up: forgetFollowUps.up },
   { version: 52, name: 'citation-key', up: citationKey.up },
   { version: 53, name: 'recall-row-facts', up: recallRowFacts.up },
+  { version: 54, name: 'recall-block-citations', up: recallBlockCitations.up },
 ];

@@ -81,6 +81,15 @@ export interface BlockRecord {
   [key: string]: unknown;
 }
 
+function parseRecord(line: string): BlockRecord | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    return JSON.parse(line) as BlockRecord;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Rewrites the records of a persisted block: `edit` returns the record unchanged (kept byte for
  * byte), a new record (written escaped, on one line), or null (dropped). Null when no record is
@@ -90,12 +99,7 @@ export function mapBlockRecords(block: string, edit: (r: BlockRecord) => BlockRe
   let records = 0;
   const lines: string[] = [];
   for (const line of block.split('\n')) {
-    let record: BlockRecord | null = null;
-    try {
-      record = line.startsWith('{') ? (JSON.parse(line) as BlockRecord) : null;
-    } catch {
-      record = null;
-    }
+    const record = parseRecord(line);
     if (record === null) {
       lines.push(line);
       continue;

@@ -121,9 +121,17 @@ function contextToMessages(context: BeginTurn['context']): ChatMessage[] {
 async function main(): Promise<void> {
   const bin = path.resolve(__dirname, '../../bin/evoflux-memory.js');
   const home = args.home ?? process.env.EVOFLUX_HOME;
+  // The context is declared when the server starts: the memory server confines this connection
+  // to it, and every session it creates lands inside it.
+  const context = [
+    ...(args.project ? ['--project', args.project] : []),
+    '--workspace',
+    args.workspace ?? process.cwd(),
+    ...(args.folder ? ['--folder', args.folder] : []),
+  ];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, 'mcp', ...(home ? ['--home', home] : [])],
+    args: [bin, 'mcp', ...(home ? ['--home', home] : []), ...context],
     stderr: 'inherit', // the server logs only to stderr; its stdout is the protocol
   });
   const memory = new Client({ name: 'evoflux-example-companion', version: '0.1.0' });
@@ -145,15 +153,8 @@ async function main(): Promise<void> {
   const sessionId =
     args.session ??
     (
-      (
-        await call('memory_create_session', {
-          title: 'Example companion',
-          agentName: 'example-companion',
-          ...(args.project ? { projectId: args.project } : {}),
-          workspace: args.workspace ?? process.cwd(),
-          ...(args.folder ? { folderId: args.folder } : {}),
-        })
-      ).structuredContent as { id: string }
+      (await call('memory_create_session', { title: 'Example companion', agentName: 'example-companion' }))
+        .structuredContent as { id: string }
     ).id;
   process.stderr.write(`memory session ${sessionId} (model ${endpoint.model} at ${endpoint.baseUrl})\n`);
 

@@ -11,6 +11,8 @@ import { RecallIndexMaintenance } from './memory/recall/index-maintenance';
 import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
 import { DreamService } from './dream/service';
+import { ForgetFollowUps } from './memory/forget-follow-ups';
+import { startBlockUpgrade } from './memory/recall/block-upgrade';
 
 export interface EngineOptions {
   home: string;
@@ -45,6 +47,8 @@ export interface Engine {
   wiki: WikiService;
   /** Dream consolidation: runs, status, lint; its scheduler runs only where dream.start() is called. */
   dream: DreamService;
+  /** What a forget leaves to do after its commit: the wiki clean-up (then index maintenance scrubs the disk). */
+  forgetFollowUps: ForgetFollowUps;
   /** Registers work to finish (or give back) before the database closes; last registered runs first. */
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -100,6 +104,9 @@ export function openEngine(options: EngineOptions): Engine {
   engine.wiki = new WikiService(paths.wiki, paths.locks, engine.clock);
   engine.dream = new DreamService({ db, wiki: engine.wiki, clock: engine.clock, paths, settings });
   engine.onClose(() => engine.dream.stop());
+  // After Dream (closes before it) and before index maintenance, whose final scrub waits for it.
+  engine.forgetFollowUps = new ForgetFollowUps(engine).start();
+  startBlockUpgrade(engine);
   engine.extraction = new ExtractionService(engine).start();
   engine.legacyImport = new LegacyImportService(engine).start({
     auto: settings.extraction.legacyImportOnStartup,

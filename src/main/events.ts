@@ -12,6 +12,8 @@ export interface EngineEvents {
   'facts-changed': { sessionIds: string[] };
   /** Sessions were forgotten. */
   'sessions-forgotten': { sessionIds: string[] };
+  /** A forget's wiki clean-up finished: its disk scrub may run. */
+  'forget-followed-up': { sessionIds: string[]; factIds: string[] };
   /** A long job moved on (the CLI shows it on a terminal). */
   progress: JobProgress;
 }

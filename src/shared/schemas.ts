@@ -95,3 +95,16 @@ export type EvidenceRecord = z.infer<typeof evidenceRecord>;
 /** One thing wrong in settings.yaml; the key fell back to its default (or was ignored). */
 export const settingsProblem = z.object({ file: z.string(), key: z.string(), reason: z.string() });
 export type SettingsProblemRecord = z.infer<typeof settingsProblem>;
+/**
+ * What a forget does to the wiki (in a dry run: what it would do). `pages`: the machine-written
+ * pages that change (a forgotten session's source page and emptied Dream group pages deleted,
+ * Dream bullets of deleted facts removed, citations of the forgotten session dropped). `mentions`:
+ * lines that still mention a forgotten session or fact afterwards (text a person wrote, never
+ * rewritten), with their page and line. `pending`: the clean-up is queued and finishes later.
+ */
+export const forgetWikiReport = z.object({
+  pages: z.array(z.object({ path: z.string(), change: z.enum(['delete', 'edit']) })),
+  mentions: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string() })),
+  pending: z.boolean(),
+});
+export type ForgetWikiReport = z.infer<typeof forgetWikiReport>;

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { openEngine, type Engine } from '../../src/main/engine';
 import { defaultSettings } from '../../src/main/settings';
 import { dispatch } from '../../src/main/commands/dispatch';
+import { OWNER } from '../../src/main/commands/principal';
 import { goldUserTurns, loadConversation, readLocomo, sessionsOf, type LocomoSample } from './locomo/dataset';
 import { combine, formatFigures, measureConversation, type ExtractionFigures } from './locomo/extraction';
 
@@ -52,7 +53,7 @@ async function measure(sample: LocomoSample, home: string): Promise<ExtractionFi
   settings.extraction.legacyImportOnStartup = false;
   const engine: Engine = openEngine({ home, settings });
   try {
-    const run = (name: string, input: Record<string, unknown>) => dispatch(engine, name, input) as Promise<any>;
+    const run = (name: string, input: Record<string, unknown>) => dispatch(engine, name, input, OWNER) as Promise<any>;
     const loaded = await loadConversation(run, sample);
     return await measureConversation({ sample, loaded, run });
   } finally {

@@ -9,6 +9,7 @@ import { writeTx } from '../../src/main/store/db';
 import { recordFact } from '../../src/main/store/facts';
 import { coerceScope, resolveScopes } from '../../src/main/memory/scope';
 import { dispatch } from '../../src/main/commands/dispatch';
+import { OWNER } from '../../src/main/commands/principal';
 import { tempHome } from '../helpers/home';
 import { connectMcp, type McpSession } from '../helpers/mcp';
 
@@ -33,7 +34,7 @@ async function main() {
   try {
     // Seed 10k facts in the session's project so listing has something to page through.
     const seed = openEngine({ home: home.dir });
-    const s = await dispatch(seed, 'sessions.create', { projectId: 'bench' });
+    const s = await dispatch(seed, 'sessions.create', { projectId: 'bench' }, OWNER);
     const scopes = resolveScopes(seed.db, s.id);
     writeTx(seed.db, () => {
       for (let i = 0; i < 10_000; i++) {
@@ -58,12 +59,14 @@ async function main() {
     let mcp: McpSession | null = null;
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
-      const m = await connectMcp(home.dir);
+      const m = await connectMcp(home.dir, ['--project', 'bench']);
       startups.push(performance.now() - t0);
       if (i < 2) await m.close();
       else mcp = m;
     }
-    console.log(`mcp start-up (spawn + initialize, compiled entry): ${startups.map((x) => x.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `mcp start-up (spawn + initialize, compiled entry): ${startups.map((x) => x.toFixed(0)).join(', ')} ms`,
+    );
     const m = mcp!;
 
     const remember = await timed(300, (i) =>
@@ -99,7 +102,7 @@ async function main() {
       console.log('memory_begin_turn / memory_complete_turn: not in this build');
     }
 
-    const other = await connectMcp(home.dir);
+    const other = await connectMcp(home.dir, ['--project', 'bench']);
     const N = 500;
     const t0 = performance.now();
     await Promise.all(

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { openEngine } from '../../src/main/engine';
 import { dispatch } from '../../src/main/commands/dispatch';
+import { OWNER } from '../../src/main/commands/principal';
 import { tempHome } from '../helpers/home';
 import { BIN, FOREIGN_CWD } from '../helpers/cli';
 import { ensureBuilt } from '../helpers/build';
@@ -75,12 +76,17 @@ const row = (label: string, wall: number[], cpu: number[], base?: { wall: number
 async function seed(home: string): Promise<string> {
   const engine = openEngine({ home });
   try {
-    const s = await dispatch(engine, 'sessions.create', { projectId: 'bench', title: 'startup bench' });
-    await dispatch(engine, 'facts.add', {
-      sessionId: s.id,
-      text: 'We deploy with Helm charts on Kubernetes',
-      scope: 'project',
-    });
+    const s = await dispatch(engine, 'sessions.create', { projectId: 'bench', title: 'startup bench' }, OWNER);
+    await dispatch(
+      engine,
+      'facts.add',
+      {
+        sessionId: s.id,
+        text: 'We deploy with Helm charts on Kubernetes',
+        scope: 'project',
+      },
+      OWNER,
+    );
     return s.id;
   } finally {
     await engine.close();

@@ -302,6 +302,10 @@ describe('desktop window (Chromium against serve)', () => {
     const kept = await preview.locator('[data-testid="preview-kept"]').innerText();
     expect(kept).toContain('Billing uses Postgres 16');
     expect(kept).toContain('reinforcement becomes 1');
+    // Dream has not written this session into the wiki yet: nothing to change there, nothing left over.
+    expect(await preview.locator('[data-testid="forget-wiki"]').innerText()).toContain(
+      'Wiki pages that will change (0)',
+    );
     await screenshot(page, '06-forget-preview');
     // Escape cancels without forgetting anything.
     await page.keyboard.press('Escape');
@@ -409,13 +413,25 @@ describe('desktop window (Chromium against serve)', () => {
     await screenshot(page, '14-lint');
   });
 
-  it('forgets a single fact after confirmation', async () => {
+  it('forgets a single fact after confirmation, with its wiki copies, and lists what a person wrote', async () => {
+    const vite = (await api(served, 'facts.list', { scope: 'project', scopeKey: 'web' })).facts[0]!;
+    // Dream ran (above): the fact has a bullet on a Dream page. A person also wrote about it.
+    await api(served, 'wiki.write', {
+      path: 'entities/vite-notes.md',
+      content: `---\ndescription: Vite notes\nupdated: 2026-01-01\n---\n# Vite notes\n\nWe chose Vite, see fact:${vite.id}.\n`,
+    });
     await page.goto(`${served.url}/#/facts?scope=project&key=web`);
     await poll(() => factTexts(page)).toEqual(['The web app is built with Vite']);
     await page.locator('.fact-row').first().click();
     await page.getByRole('button', { name: 'Forget fact…' }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.innerText()).toContain('1 evidence row');
+    await dialog.locator('[data-testid="forget-wiki-pages"]').waitFor();
+    expect(await dialog.locator('[data-testid="forget-wiki-pages"] li').count()).toBeGreaterThan(0);
+    expect(await dialog.locator('[data-testid="forget-wiki-mentions"]').innerText()).toContain(
+      'entities/vite-notes.md:7',
+    );
+    await screenshot(page, '15-forget-fact-preview');
     // Focus starts on Cancel, so Enter right away does not forget anything.
     await page.keyboard.press('Enter');
     expect(await dialog.count()).toBe(0);
@@ -426,6 +442,13 @@ describe('desktop window (Chromium against serve)', () => {
     await page.getByText('No facts match').waitFor();
     expect(page.url()).not.toMatch(/#\/facts\/[^?]/);
     expect((await api(served, 'facts.list', { scope: 'project', scopeKey: 'web' })).facts).toHaveLength(0);
+    // Lint, in the window, lists the line a person wrote that still names the forgotten fact.
+    await page.goto(`${served.url}/#/dream`);
+    await page.getByRole('button', { name: 'Run lint' }).click();
+    await poll(() => page.locator('[data-testid="forgotten-mentions"]').innerText()).toContain(
+      'entities/vite-notes.md:7',
+    );
+    await screenshot(page, '16-forgotten-mentions');
   });
 
   it('pages and virtualizes a long fact list', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { openEngine, type Engine, type EngineOptions } from '../../src/main/engine';
 import { ManualClock } from '../../src/shared/clock';
 import { dispatch } from '../../src/main/commands/dispatch';
+import { OWNER } from '../../src/main/commands/principal';
 import type { CommandName, Contract, InputOf, OutputOf } from '../../src/shared/contract';
 
 /** A fresh data home in the OS temp folder; removed by cleanup(). */
@@ -30,7 +31,7 @@ export function openTestEngine(options: Partial<EngineOptions> = {}): TestEngine
     engine,
     clock,
     home: home.dir,
-    run: (name, input) => dispatch(engine, name, input),
+    run: (name, input) => dispatch(engine, name, input, OWNER),
     close: async () => {
       await engine.close();
       home.cleanup();

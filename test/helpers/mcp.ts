@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN, FOREIGN_CWD } from './cli';
 
 export interface McpSession {
@@ -14,23 +14,37 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  /** file:// URIs the client offers as its roots (the client then declares the roots capability). */
+  roots?: string[];
+  /** Where the server is started; by default a folder outside the checkout, as an agent client would. */
+  cwd?: string;
+}
+
 /** Spawns the real `evoflux-memory mcp --home DIR` and connects the SDK's own client to it. */
 export async function connectMcp(
   home: string,
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
-  cwd = FOREIGN_CWD,
+  options: ConnectOptions = {},
 ): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--home', home, ...extraArgs],
-    cwd,
+    cwd: options.cwd ?? FOREIGN_CWD,
     env: { ...(process.env as Record<string, string>), EVOFLUX_HOME: '', ...(env as Record<string, string>) },
     stderr: 'pipe',
   });
   let logs = '';
   transport.stderr?.on('data', (chunk: Buffer) => (logs += chunk.toString('utf8')));
-  const client = new Client({ name: 'evoflux-test', version: '0.0.0' });
+  const client = new Client(
+    { name: 'evoflux-test', version: '0.0.0' },
+    options.roots ? { capabilities: { roots: { listChanged: true } } } : {},
+  );
+  if (options.roots) {
+    const roots = options.roots;
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
+  }
   await client.connect(transport);
   const raw = (name: string, args: unknown) =>
     client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult>;

@@ -51,7 +51,8 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
   }
 
   beforeAll(async () => {
-    mcp = await connectMcp(home.dir);
+    // One connection started for both projects (the owner's launch flags decide what it reaches).
+    mcp = await connectMcp(home.dir, ['--project', 'atlas', '--project', 'zephyr', '--workspace', home.dir]);
     atlas = (
       await mcp.call('memory_create_session', {
         projectId: 'atlas',
@@ -167,7 +168,8 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     });
     const postgres = recalled.facts.find((f: { text: string }) => f.text.includes('PostgreSQL for the Atlas billing'));
     expect(postgres).toBeDefined();
-    expect(postgres.citation).toEqual({ sessionId: atlas, messageId: userMessageIds[0] });
+    expect(postgres.citation).toMatchObject({ sessionId: atlas, messageId: userMessageIds[0] });
+    expect(postgres.citation.ref).toMatch(/^ref:e:/);
     expect(recalled.facts.length).toBeLessThanOrEqual(3);
     expect(recalled.facts.map((f: { id: string }) => f.id)).not.toContain(zephyrFact);
     expect(recalled.block).toContain('<memory_data>');

@@ -35,7 +35,7 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
   let beta: string;
 
   beforeAll(async () => {
-    mcp = await connectMcp(home.dir);
+    mcp = await connectMcp(home.dir, ['--project', 'alpha', '--project', 'beta', '--workspace', '/srv/alpha']);
     alpha = (await mcp.call('memory_create_session', { projectId: 'alpha', workspace: '/srv/alpha', title: 'Alpha' }))
       .id;
     beta = (await mcp.call('memory_create_session', { projectId: 'beta', title: 'Beta' })).id;
@@ -170,8 +170,8 @@ describe('mcp command process', () => {
   it('shuts down cleanly on SIGTERM, keeping what it wrote', async () => {
     const home = tempHome('evoflux-mcp-term-');
     try {
-      const mcp = await connectMcp(home.dir);
-      const s = await mcp.call('memory_create_session', { projectId: 'term' });
+      const mcp = await connectMcp(home.dir, ['--project', 'term']);
+      const s = await mcp.call('memory_create_session', {});
       await mcp.call('memory_remember', { sessionId: s.id, text: 'Written before the signal', scope: 'project' });
       // The SDK keeps the child private; its exit status is what tells a clean shutdown from a kill.
       const child = (mcp.client.transport as unknown as { _process: import('node:child_process').ChildProcess })

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/main/engine';
 import { dispatch } from '../../src/main/commands/dispatch';
+import { OWNER } from '../../src/main/commands/principal';
 import { tempHome } from '../helpers/home';
 import { BIN } from '../helpers/cli';
 import { connectMcp } from '../helpers/mcp';
@@ -34,9 +35,12 @@ describe('several processes writing one home at once', () => {
     // The "desktop app": an engine in this process, writing while the children write.
     const app = openEngine({ home: home.dir });
     try {
-      const appSession = await dispatch(app, 'sessions.create', { projectId: 'shared', title: 'app' });
-      const cliSession = await dispatch(app, 'sessions.create', { projectId: 'shared', title: 'cli' });
-      const [a, b] = await Promise.all([connectMcp(home.dir), connectMcp(home.dir)]);
+      const appSession = await dispatch(app, 'sessions.create', { projectId: 'shared', title: 'app' }, OWNER);
+      const cliSession = await dispatch(app, 'sessions.create', { projectId: 'shared', title: 'cli' }, OWNER);
+      const [a, b] = await Promise.all([
+        connectMcp(home.dir, ['--project', 'shared']),
+        connectMcp(home.dir, ['--project', 'shared']),
+      ]);
       try {
         const [sa, sb] = await Promise.all([
           a.call('memory_create_session', { projectId: 'shared', title: 'companion A' }),
@@ -76,11 +80,16 @@ describe('several processes writing one home at once', () => {
           ]);
         const appWrites = (async () => {
           for (let i = 0; i < N_APP_MESSAGES; i++) {
-            await dispatch(app, 'messages.add', {
-              sessionId: appSession.id,
-              role: i % 2 ? 'assistant' : 'user',
-              content: `app message ${i}`,
-            });
+            await dispatch(
+              app,
+              'messages.add',
+              {
+                sessionId: appSession.id,
+                role: i % 2 ? 'assistant' : 'user',
+                content: `app message ${i}`,
+              },
+              OWNER,
+            );
             await yieldToLoop();
           }
         })();
@@ -177,17 +186,27 @@ describe('several processes writing one home at once', () => {
       const K = 6;
       try {
         for (let i = 0; i < K; i++) {
-          const s = await dispatch(app, 'sessions.create', { projectId: `p${i}`, title: `session ${i}` });
-          await dispatch(app, 'messages.add', {
-            sessionId: s.id,
-            role: 'user',
-            content: `We decided to ship release ${i} on Monday.`,
-          });
-          await dispatch(app, 'messages.add', {
-            sessionId: s.id,
-            role: 'assistant',
-            content: `Release ${i} ships Monday.`,
-          });
+          const s = await dispatch(app, 'sessions.create', { projectId: `p${i}`, title: `session ${i}` }, OWNER);
+          await dispatch(
+            app,
+            'messages.add',
+            {
+              sessionId: s.id,
+              role: 'user',
+              content: `We decided to ship release ${i} on Monday.`,
+            },
+            OWNER,
+          );
+          await dispatch(
+            app,
+            'messages.add',
+            {
+              sessionId: s.id,
+              role: 'assistant',
+              content: `Release ${i} ships Monday.`,
+            },
+            OWNER,
+          );
         }
       } finally {
         await app.close();
@@ -242,7 +261,7 @@ describe('several processes writing one home at once', () => {
         });
         return { status: res.status, body: (await res.json()) as any };
       };
-      const mcp = await connectMcp(httpHome.dir);
+      const mcp = await connectMcp(httpHome.dir, ['--project', 'tool']);
       try {
         const web = (await http('sessions.create', { projectId: 'web', title: 'over HTTP' })).body.id as string;
         const tool = (await mcp.call('memory_create_session', { projectId: 'tool', title: 'over MCP' })).id as string;

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testResources } from '../helpers/home';
 import { createReadLane } from '../../src/main/workers/read-lane';
 import { callTool } from '../../src/main/api/mcp';
+import { OWNER } from '../../src/main/commands/principal';
 
 const res = testResources();
 afterEach(() => res.release());
@@ -42,10 +43,12 @@ describe('a turn whose recall fails', () => {
     expect(degraded[0]!.recallDegraded).toBe(turn.recallStatus.reason);
 
     // An agent reads it first in the tool text.
-    const viaMcp = await callTool(t.engine, 'memory_begin_turn', {
-      sessionId: s.id,
-      userText: 'and the staging deploy?',
-    });
+    const viaMcp = await callTool(
+      t.engine,
+      'memory_begin_turn',
+      { sessionId: s.id, userText: 'and the staging deploy?' },
+      OWNER,
+    );
     expect((viaMcp.content[0] as { text: string }).text).toMatch(/^\(Memory recall failed for this turn/);
     expect(viaMcp.structuredContent).toMatchObject({ recallStatus: { status: 'degraded' } });
     await t.engine.readLane.close();

@@ -112,22 +112,24 @@ describe('deterministic consolidator', () => {
     }
   });
 
-  it('never touches the wiki when a session is deleted; lint reports it instead', async () => {
+  it('removes what Dream wrote for a deleted session, through the wiki service, and reports nothing left', async () => {
     const { session } = await sessionWith(t, { facts: [{ text: 'Only this session knows' }] });
     const dream = manualDream(t.engine);
     await dream.run({ drain: true });
-    const before = wikiFiles(t.engine.paths.wiki);
-    await t.run('sessions.delete', { sessionId: session.id });
-    expect(wikiFiles(t.engine.paths.wiki)).toEqual(before);
+    const source = `sources/${sessionSourceSlug(session.id)}.md`;
+    expect(read(source)).toContain('Only this session knows');
+    const r = await t.run('sessions.delete', { sessionId: session.id });
+    expect(r.wiki.pages).toContainEqual({ path: source, change: 'delete' });
+    expect(r.wiki).toMatchObject({ mentions: [], pending: false });
+    const files = wikiFiles(t.engine.paths.wiki);
+    expect(Object.keys(files)).not.toContain(source);
+    expect(Object.values(files).join('\n')).not.toContain('Only this session knows');
+    expect(Object.values(files).join('\n')).not.toContain(sessionSourceSlug(session.id));
     const lint = await t.run('wiki.lint', {});
-    expect(lint.findings).toContainEqual(
-      expect.objectContaining({ category: 'deleted_session', path: `sources/${sessionSourceSlug(session.id)}.md` }),
-    );
-    // Nothing pending, and a run does not rewrite the page either.
+    expect(lint.findings.filter((f) => ['deleted_session', 'forgotten_mention'].includes(f.category))).toEqual([]);
+    // Nothing pending, and a run does not bring the page back.
     expect(await dream.run({ drain: true })).toMatchObject({ sessionsProcessed: 0, pagesWritten: 0 });
-    expect(read(`sources/${sessionSourceSlug(session.id)}.md`)).toBe(
-      before[`sources/${sessionSourceSlug(session.id)}.md`],
-    );
+    expect(Object.keys(wikiFiles(t.engine.paths.wiki))).not.toContain(source);
   });
 
   it('processes a note into a source page and merges matching lines into existing pages', async () => {

@@ -15,7 +15,7 @@ const fact = (id: string, text: string, extra: Partial<RankedFact> = {}): Ranked
   score: 1,
   coverage: 1,
   matched: [],
-  citation: { sessionId: 's1', messageId: 'm1' },
+  citation: { sessionId: 's1', messageId: 'm1', ref: 'ref:e:1:AAAAAAAAAAAAAAAA', inTeam: true },
   ...extra,
 });
 
@@ -97,6 +97,22 @@ describe('recall block', () => {
     expect(lines).toHaveLength(3);
     expect(Object.keys(lines[0])).toEqual(['id', 'text', 'kind', 'scope', 'confidence', 'citation']);
     expect(lines[0].citation).toEqual({ sessionId: 's1', messageId: 'm1' });
+  });
+
+  it("cites evidence outside the asking session's team only by its opaque ref", () => {
+    const foreign = fact('f', 'a user preference from another project', {
+      citation: {
+        sessionId: 'other-session',
+        messageId: 'other-message',
+        ref: 'ref:e:9:BBBBBBBBBBBBBBBB',
+        inTeam: false,
+      },
+    });
+    const { block } = buildRecallBlock([foreign]);
+    const line = JSON.parse(block!.split('\n').find((l) => l.startsWith('{'))!);
+    expect(line.citation).toEqual({ ref: 'ref:e:9:BBBBBBBBBBBBBBBB' });
+    expect(block).not.toContain('other-session');
+    expect(block).not.toContain('other-message');
   });
 
   it('fits whole records within the budget and always closes', () => {

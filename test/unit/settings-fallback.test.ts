@@ -95,7 +95,8 @@ describe('settings.yaml, key by key', () => {
       expect((await engine.dream.status()).settingsProblems.map((p) => p.key)).toEqual(['dream.schedule']);
 
       const { dispatch } = await import('../../src/main/commands/dispatch');
-      const doctor = await dispatch(engine, 'system.doctor', {});
+      const { OWNER } = await import('../../src/main/commands/principal');
+      const doctor = await dispatch(engine, 'system.doctor', {}, OWNER);
       expect(doctor.ok).toBe(true);
       expect(doctor.settings.problems.map((p) => p.key)).toEqual(['dream.schedule']);
       expect(doctor.warnings.some((w) => w.startsWith('settings: dream.schedule'))).toBe(true);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 import { parsePage } from '../../src/main/wiki/front-matter';
+import { LINT_CATEGORIES } from '../../src/shared/commands/wiki';
 
 let t: TestEngine;
 beforeEach(() => {
@@ -72,7 +73,7 @@ describe('wiki lint', () => {
     const r = await t.run('wiki.lint', {});
     expect(r).toMatchObject({ issues: 0, findings: [] });
     const lint = readFileSync(path.join(t.engine.paths.wiki, 'LINT.md'), 'utf8');
-    expect(lint.match(/^- \(none\)$/gm)).toHaveLength(7);
+    expect(lint.match(/^- \(none\)$/gm)).toHaveLength(LINT_CATEGORIES.length);
     expect(lint).toContain('issues: 0');
   });
 });

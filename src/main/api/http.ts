@@ -8,6 +8,7 @@ import { contract, isCommandName } from '../../shared/contract';
 import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors';
 import { bearerMatches, ensureHttpToken } from './http-token';
 import { RENDERER_CSP_HEADER } from './csp';
+import { OWNER } from '../commands/principal';
 import { decodePath, DEFAULT_HTTP_LIMITS, HttpStatusError, readBody, type HttpLimits } from './http-limits';
 
 import { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
@@ -163,7 +164,7 @@ async function handleCommand(
       Allow: spec.mutates ? 'POST' : 'GET, POST',
     });
   }
-  sendJson(res, 200, await dispatch(door.engine, name, raw));
+  sendJson(res, 200, await dispatch(door.engine, name, raw, OWNER));
 }
 
 /** `system.doctor` for monitors: 200 when healthy, 503 when something is broken (same token). */
@@ -174,7 +175,7 @@ async function handleHealth(door: DoorContext, req: IncomingMessage, res: Server
       Allow: 'GET',
     });
   }
-  const report = await dispatch(door.engine, 'system.doctor', {});
+  const report = await dispatch(door.engine, 'system.doctor', {}, OWNER);
   sendJson(res, report.ok ? 200 : 503, report);
 }
 

@@ -1,5 +1,6 @@
 import type { Engine } from '../engine';
 import { dispatch } from '../commands/dispatch';
+import { OWNER } from '../commands/principal';
 import { CommandError, isCommandError } from '../../shared/errors';
 import type { IpcResult } from '../../preload/api';
 
@@ -34,7 +35,7 @@ export async function handleIpcCall(
     if (!isOwnPage(frameUrl, pageUrl))
       throw new CommandError('forbidden', 'sender: not the EvoFlux Memory window', 'sender');
     if (typeof name !== 'string') throw new CommandError('invalid_input', 'command: must be a string', 'command');
-    return { ok: true, value: await dispatch(engine, name, input) };
+    return { ok: true, value: await dispatch(engine, name, input, OWNER) };
   } catch (e) {
     const error = isCommandError(e) ? e : new CommandError('internal', (e as Error)?.message ?? String(e));
     if (error.code === 'internal') engine.log.error('ipc: internal error', e);

@@ -13,6 +13,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine';
 import { dispatch } from '../commands/dispatch';
+import { EMPTY_CONTEXT, type AgentContext, type Principal } from '../commands/principal';
+import { connectionContext } from './mcp-context';
+import { describeContext } from '../commands/confine';
 import { contract, isCommandName, type CommandName } from '../../shared/contract';
 import { CommandError, invalid, isCommandError } from '../../shared/errors';
 import { APP_VERSION } from '../version';
@@ -232,7 +235,12 @@ function errorResult(error: CommandError): CallToolResult {
   };
 }
 
-export async function callTool(engine: Engine, name: string, args: unknown): Promise<CallToolResult> {
+export async function callTool(
+  engine: Engine,
+  name: string,
+  args: unknown,
+  principal: Principal,
+): Promise<CallToolResult> {
   const tool = availableTools().find((t) => t.name === name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
   try {
@@ -240,7 +248,7 @@ export async function callTool(engine: Engine, name: string, args: unknown): Pro
     if (takesSession(tool.command) && input.sessionId === undefined) {
       throw invalid('sessionId', 'is required (every memory tool works inside one session)');
     }
-    const output = await dispatch(engine, tool.command, input);
+    const output = await dispatch(engine, tool.command, input, principal);
     return {
       content: [{ type: 'text', text: tool.render ? tool.render(output) : JSON.stringify(output) }],
       structuredContent: output as Record<string, unknown>,
@@ -269,16 +277,33 @@ function lazyAjvValidator(): jsonSchemaValidator {
   return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
-export function createMcpServer(engine: Engine, version = APP_VERSION): Server {
+export interface McpServerOptions {
+  /** The context this connection was started for (launch flags); the client's roots may add workspaces. */
+  context?: AgentContext;
+  version?: string;
+  log?: (line: string) => void;
+}
+
+/** The tool list, built once per process (zod's JSON-schema conversion is the costly part of tools/list). */
+let toolList: Tool[] | null = null;
+
+/**
+ * One MCP server for one agent connection: every tool call runs as that connection's agent
+ * principal, so it reaches only the sessions of its declared context and those it created.
+ */
+export function createMcpServer(engine: Engine, options: McpServerOptions = {}): Server {
   const server = new Server(
-    { name: 'evoflux-memory', title: 'EvoFlux Memory', version },
+    { name: 'evoflux-memory', title: 'EvoFlux Memory', version: options.version ?? APP_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyAjvValidator() },
   );
-  // The JSON schemas are built once per process (zod's conversion is the costly part of tools/list).
-  let tools: Tool[] | null = null;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (tools ??= availableTools().map(toolDefinition)) }));
+  const connection = connectionContext(server, options.context ?? EMPTY_CONTEXT, options.log ?? (() => {}));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: (toolList ??= availableTools().map(toolDefinition)),
+  }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const call = callTool(engine, request.params.name, request.params.arguments);
+    const call = connection
+      .ready()
+      .then(() => callTool(engine, request.params.name, request.params.arguments, connection.principal));
     inFlight.add(call);
     return call.finally(() => inFlight.delete(call));
   });
@@ -293,6 +318,8 @@ export async function settleInFlightCalls(): Promise<void> {
 }
 
 export interface ServeOptions {
+  /** The context declared by the launch flags. */
+  context?: AgentContext;
   stdin?: NodeJS.ReadableStream & { on: NodeJS.ReadableStream['on'] };
   stdout?: NodeJS.WritableStream;
   signal?: AbortSignal;
@@ -308,7 +335,7 @@ export async function serveMcp(engine: Engine, options: ServeOptions = {}): Prom
   const stdin = (options.stdin ?? process.stdin) as typeof process.stdin;
   const stdout = (options.stdout ?? process.stdout) as typeof process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  const server = createMcpServer(engine);
+  const server = createMcpServer(engine, { context: options.context, log });
   const transport = new StdioServerTransport(stdin, stdout);
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
@@ -320,8 +347,12 @@ export async function serveMcp(engine: Engine, options: ServeOptions = {}): Prom
   stdout.once('error', stop); // the client went away mid-answer (EPIPE)
   options.signal?.addEventListener('abort', stop, { once: true });
   await server.connect(transport);
-  log(`evoflux-memory mcp: serving ${availableTools().length} tools on stdio (home ${engine.paths.root})`);
-  engine.log.info(`mcp: serving ${availableTools().length} tools on stdio`);
+  const tools = availableTools().length;
+  log(
+    `evoflux-memory mcp: serving ${tools} tools on stdio (home ${engine.paths.root}; ` +
+      `context: ${describeContext(options.context ?? EMPTY_CONTEXT)})`,
+  );
+  engine.log.info(`mcp: serving ${tools} tools on stdio`);
   try {
     await finished;
     await settleInFlightCalls();

@@ -1,5 +1,6 @@
+import { wikiLines } from './forget-text';
 import { fmtTime, table, type CliViews } from './framework';
-import type { FactRecord } from '../../shared/schemas';
+import type { FactRecord, ForgetWikiReport } from '../../shared/schemas';
 
 const coercionNote = (f: FactRecord) =>
   f.requestedScope ? ` (asked for ${f.requestedScope}: ${f.coercionReason})` : '';
@@ -18,8 +19,12 @@ const forgotten = (r: {
   dryRun: boolean;
   fact: { id: string; scope: string; text: string };
   evidenceRemoved: number;
+  wiki: ForgetWikiReport;
 }) =>
-  `${r.dryRun ? 'would delete' : 'deleted'} ${r.fact.id} [${r.fact.scope}] ${r.fact.text} (${r.evidenceRemoved} evidence row(s))`;
+  [
+    `${r.dryRun ? 'would delete' : 'deleted'} ${r.fact.id} [${r.fact.scope}] ${r.fact.text} (${r.evidenceRemoved} evidence row(s))`,
+    ...wikiLines(r.wiki, r.dryRun),
+  ].join('\n');
 
 export const factViews: CliViews = {
   'facts.list': { text: factTable },

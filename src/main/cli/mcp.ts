@@ -2,6 +2,10 @@ import { Option } from 'commander';
 import type { DoorCommand } from './framework';
 import { startLongLivedServices } from '../api/long-lived';
 import { setProcessKind } from '../log';
+import { normalizeWorkspacePath } from '../memory/workspace-path';
+import type { AgentContext } from '../commands/principal';
+import { id } from '../../shared/schemas';
+import { invalid } from '../../shared/errors';
 
 /**
  * `evoflux-memory mcp`: stdout belongs to the protocol alone, so anything the engine or a
@@ -14,11 +18,40 @@ function logsToStderr(): () => void {
   return () => Object.assign(console, saved);
 }
 
+const list = (raw: unknown): string[] => (Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? [raw] : []);
+
+function checkedId(value: string, flag: string): string {
+  const parsed = id.safeParse(value);
+  if (!parsed.success) throw invalid(flag, `--${flag}: ${parsed.error.issues[0]?.message ?? 'is not an id'}`);
+  return parsed.data;
+}
+
+/** The context the agent connection is started for: every session it reaches lies inside it. */
+export function contextFromFlags(options: Record<string, unknown>): AgentContext {
+  const unique = (xs: string[]) => [...new Set(xs)];
+  return {
+    projects: unique(list(options.project).map((p) => checkedId(p, 'project'))),
+    workspaces: unique(list(options.workspace).map((w) => normalizeWorkspacePath(w))),
+    folders: unique(list(options.folder).map((f) => checkedId(f, 'folder'))),
+  };
+}
+
+const repeatable = (value: string, previous: string[] = []) => [...previous, value];
+
 export const mcpCommand: DoorCommand = {
   path: ['mcp'],
   summary: 'Serve the agent tools over MCP on stdio (for a local agent companion).',
-  options: () => [new Option('--schedule', 'Also run the Dream schedule in this process.')],
+  options: () => [
+    new Option('--project <id>', 'A Coding project this agent may reach (repeatable).').argParser(repeatable),
+    new Option(
+      '--workspace <path>',
+      "A workspace folder this agent may reach (repeatable); without it, the client's roots are its workspaces.",
+    ).argParser(repeatable),
+    new Option('--folder <id>', 'A Work folder this agent may reach (repeatable).').argParser(repeatable),
+    new Option('--schedule', 'Also run the Dream schedule in this process.'),
+  ],
   run: async (ctx, _input, options) => {
+    const context = contextFromFlags(options);
     const restore = logsToStderr();
     const stopped = new AbortController();
     const onSignal = () => stopped.abort();
@@ -35,7 +68,7 @@ export const mcpCommand: DoorCommand = {
     // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
     const stopServices = options.schedule === true ? startLongLivedServices(engine) : async () => {};
     try {
-      await serveMcp(engine, { signal: stopped.signal, log: ctx.err });
+      await serveMcp(engine, { context, signal: stopped.signal, log: ctx.err });
     } finally {
       await stopServices();
       process.off('SIGINT', onSignal);

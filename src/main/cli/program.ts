@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { dispatch } from '../commands/dispatch';
+import { OWNER } from '../commands/principal';
 import { commandNames, contract, type CommandName } from '../../shared/contract';
 import { isCommandError } from '../../shared/errors';
 import { APP_VERSION } from '../version';
@@ -87,7 +88,7 @@ function runsContract(cmd: Command, name: CommandName, ctx: Invocation, whenEmpt
     try {
       fillInput(given, specs(), cmd.opts(), wordsOf(args));
       const target = whenEmpty && given.givenAs.size === 0 ? whenEmpty : name;
-      render(ctx, target, await dispatch(ctx.engine(), target, given.input));
+      render(ctx, target, await dispatch(ctx.engine(), target, given.input, OWNER));
     } catch (e) {
       throw labelled(e, cmd, specs(), given);
     }

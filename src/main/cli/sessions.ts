@@ -1,4 +1,6 @@
+import { wikiLines } from './forget-text';
 import { dispatch } from '../commands/dispatch';
+import { OWNER } from '../commands/principal';
 import { fmtTime, table, type CliViews, type DoorCommand } from './framework';
 import type { Contract, OutputOf } from '../../shared/contract';
 import type { MessageRecord, SessionRecord } from '../../shared/schemas';
@@ -43,8 +45,9 @@ function forgetReport(r: OutputOf<Contract['sessions.delete']>): string {
     `${keep} ${r.kept.length} fact(s) other sessions still support:`,
     ...r.kept.map(
       (f) =>
-        `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}; reinforcement ${f.reinforcementAfter})`,
+        `  - [${f.scope}] ${f.text}  (${f.id}; supported by ${f.supportedBy.join(', ')}${f.handedToLead ? ' (handed to the lead)' : ''}; reinforcement ${f.reinforcementAfter})`,
     ),
+    ...wikiLines(r.wiki, r.dryRun),
   ].join('\n');
 }
 
@@ -80,12 +83,17 @@ export const sessionsShow: DoorCommand = {
     { command: 'messages.list', field: 'includeHidden' },
   ],
   run: async (ctx, input) => {
-    const session = await dispatch(ctx.engine(), 'sessions.get', { sessionId: input.sessionId });
-    const { messages } = await dispatch(ctx.engine(), 'messages.list', {
-      sessionId: session.id,
-      includeHidden: input.includeHidden,
-      limit: 1000,
-    });
+    const session = await dispatch(ctx.engine(), 'sessions.get', { sessionId: input.sessionId }, OWNER);
+    const { messages } = await dispatch(
+      ctx.engine(),
+      'messages.list',
+      {
+        sessionId: session.id,
+        includeHidden: input.includeHidden,
+        limit: 1000,
+      },
+      OWNER,
+    );
     const text = [describeWithCounts(session), '', ...messages.map(transcriptLine)].join('\n');
     return { data: { ...session, messages }, text };
   },

@@ -5,6 +5,7 @@ import { getFact } from '../store/facts';
 import { decodeFactCursor } from '../store/fact-queries';
 import { resolveScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
+import { forgetWikiReport, onlyPages, pagesVisibleTo } from './forget-wiki';
 import { isVisible, listVisibleFacts, narrowTo } from '../memory/visible-facts';
 import { invalid, notFound } from '../../shared/errors';
 
@@ -16,15 +17,18 @@ export const agentHandlers: Handlers<typeof agentCommands> = {
     return listVisibleFacts(engine.db, narrowTo(visible, input.scope), input);
   },
 
-  'memory.forget': (engine, { sessionId, factId, dryRun }) => {
+  'memory.forget': async (engine, { sessionId, factId, dryRun }) => {
+    const { visible } = resolveScopes(engine.db, sessionId);
+    // Pages are judged as they are before the forget: a page it deletes was visible or not then.
+    const seen = pagesVisibleTo(engine, visible);
     const report = writeTx(engine.db, () => {
-      const { visible } = resolveScopes(engine.db, sessionId);
       const fact = getFact(engine.db, factId);
       // The same answer for "absent" and "someone else's": existence is not leaked across scopes.
       if (!fact || !isVisible(fact, visible)) throw notFound('fact', factId, 'factId');
-      return forgetFact(engine.db, factId, { dryRun });
+      return forgetFact(engine.db, factId, { dryRun, now: engine.clock.now() });
     });
     if (!dryRun) engine.events.emit('facts-changed', { sessionIds: [sessionId] });
-    return report;
+    const targets = { dryRun, sessionIds: [], factIds: [factId], factTexts: [report.fact.text] };
+    return { ...report, wiki: onlyPages(await forgetWikiReport(engine, targets), seen) };
   },
 };

@@ -3,6 +3,8 @@ import type { Engine } from '../engine';
 import { contract, isCommandName, type CommandName, type Contract, type OutputOf } from '../../shared/contract';
 import { CommandError } from '../../shared/errors';
 import { handlers } from './index';
+import { authorize, confineOutput, remember } from './confine';
+import type { Principal } from './principal';
 
 /** Turns a zod failure into one clear error naming the first offending field. */
 export function toCommandError(error: z.ZodError): CommandError {
@@ -21,21 +23,25 @@ export function parseInput<N extends CommandName>(name: N, raw: unknown): z.outp
 }
 
 /**
- * The one entry point every door calls: validate, run, check the output against the contract.
- * A bad input throws before the handler runs, so it changes nothing.
+ * The one entry point every door calls: validate, confine to the caller, run, check the output
+ * against the contract, and confine the answer. A bad input or a session outside the caller's
+ * reach throws before the handler runs, so it changes nothing. Every door names its caller: the
+ * owner's doors pass OWNER, an agent connection passes its own AgentPrincipal.
  */
 export async function dispatch<N extends CommandName>(
   engine: Engine,
   name: N | string,
   raw: unknown,
+  principal: Principal,
 ): Promise<OutputOf<Contract[N]>> {
   if (!isCommandName(name)) throw new CommandError('not_found', `unknown command: ${name}`, 'command');
-  const input = parseInput(name, raw);
+  const input = authorize(engine, principal, name, parseInput(name, raw));
   const handler = handlers[name] as (e: Engine, i: unknown) => unknown;
   const output = await handler(engine, input);
   const checked = contract[name].output.safeParse(output);
   if (!checked.success) {
     throw new CommandError('internal', `${name} produced output outside its contract: ${checked.error.message}`);
   }
-  return checked.data as OutputOf<Contract[N]>;
+  remember(principal, name, checked.data);
+  return confineOutput(engine, principal, name, checked.data) as OutputOf<Contract[N]>;
 }

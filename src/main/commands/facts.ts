@@ -6,6 +6,7 @@ import { decodeFactCursor, listFacts } from '../store/fact-queries';
 import { getMessage } from '../store/messages';
 import { coerceScope, resolveScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
+import { forgetWikiReport } from './forget-wiki';
 import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { invalid, notFound } from '../../shared/errors';
 import { findSecret } from '../memory/secrets';
@@ -56,11 +57,12 @@ export const factHandlers: Handlers<typeof factCommands> = {
     return result;
   },
 
-  'facts.delete': (engine, { factId, dryRun }) => {
-    const report = forgetFact(engine.db, factId, { dryRun });
+  'facts.delete': async (engine, { factId, dryRun }) => {
+    const report = forgetFact(engine.db, factId, { dryRun, now: engine.clock.now() });
     // Lets index maintenance purge the fact's search tokens (and views refresh).
     if (!dryRun) engine.events.emit('facts-changed', { sessionIds: [] });
-    return report;
+    const targets = { dryRun, sessionIds: [], factIds: [factId], factTexts: [report.fact.text] };
+    return { ...report, wiki: await forgetWikiReport(engine, targets) };
   },
 
   'scopes.resolve': (engine, { sessionId }) => {

@@ -5,6 +5,7 @@ import { getSession, insertSession, listSessions } from '../store/sessions';
 import { appendMessage, lastMessageOf, listMessages } from '../store/messages';
 import { decodeCursor } from '../store/fact-queries';
 import { forgetSession } from '../memory/forget';
+import { forgetWikiReport } from './forget-wiki';
 import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { CommandError, invalid, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
@@ -102,13 +103,19 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
     return { ...session, messageCount: countMessages(engine, sessionId), factCount, children };
   },
 
-  'sessions.delete': (engine, { sessionId, dryRun }) => {
-    const report = forgetSession(engine.db, sessionId, { dryRun });
+  'sessions.delete': async (engine, { sessionId, dryRun }) => {
+    const report = forgetSession(engine.db, sessionId, { dryRun, now: engine.clock.now() });
     if (!dryRun) {
       engine.events.emit('sessions-forgotten', { sessionIds: report.sessionIds });
       engine.events.emit('facts-changed', { sessionIds: report.sessionIds });
     }
-    return report;
+    const wiki = await forgetWikiReport(engine, {
+      dryRun,
+      sessionIds: report.sessionIds,
+      factIds: report.deleted.map((f) => f.id),
+      factTexts: report.deleted.map((f) => f.text),
+    });
+    return { ...report, wiki };
   },
 
   'messages.add': (engine, input) => {

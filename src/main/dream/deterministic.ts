@@ -2,6 +2,7 @@ import { dialogueLabel, scopeLabel as scopeRefLabel, SCOPES_KEY } from '../wiki/
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
+import { getSession } from '../store/sessions';
 import type { WikiService } from '../wiki/service';
 import type { Confidence, FactKind, Scope } from '../../shared/domain';
 import { CONFIDENCE_RANK } from '../../shared/domain';
@@ -21,6 +22,8 @@ interface SessionFact {
   confidence: Confidence;
   reinforcement: number;
   message_seq: number | null;
+  /** The team member or side chat whose message is the evidence; null for the lead's own. */
+  via: 'team-member' | 'side-chat' | null;
 }
 
 const PLURAL: Record<FactKind, string> = {
@@ -53,6 +56,13 @@ export const inert = (text: string, max = 500) =>
     .replace(/>/g, '&gt;')
     .replace(/\[\[/g, '[\\[')
     .replace(/\]\]/g, ']\\]');
+
+/** Where a cited message was said: the lead's own transcript, or one of its team's. */
+const VIA: Record<NonNullable<SessionFact['via']> | 'lead', string> = {
+  lead: '',
+  'team-member': ' of a team member',
+  'side-chat': ' of a side chat',
+};
 
 const short = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 6);
 
@@ -139,15 +149,25 @@ export class DeterministicConsolidator implements Consolidator {
     });
   }
 
+  /**
+   * The facts of a lead's whole team: its own evidence, and its team members' and side chats'
+   * (which count as the lead's team context), each fact once, the lead's own evidence first.
+   */
   private facts(sessionId: string): SessionFact[] {
-    return this.db
+    const rows = this.db
       .prepare(
-        `SELECT f.id, f.text, f.kind, f.scope, f.scope_key, f.confidence, f.reinforcement, m.seq AS message_seq
-         FROM memory_fact_evidence e JOIN memory_facts f ON f.seq = e.fact_seq
+        `WITH RECURSIVE team(id, depth) AS (
+           SELECT ?, 0 UNION SELECT s.id, team.depth + 1 FROM sessions s JOIN team ON s.parent_session_id = team.id)
+         SELECT f.id, f.text, f.kind, f.scope, f.scope_key, f.confidence, f.reinforcement, m.seq AS message_seq,
+                CASE WHEN team.depth = 0 THEN NULL ELSE s.kind END AS via
+         FROM team JOIN memory_fact_evidence e ON e.session_id = team.id
+         JOIN memory_facts f ON f.seq = e.fact_seq
+         JOIN sessions s ON s.id = e.session_id
          LEFT JOIN session_messages m ON m.id = e.message_id
-         WHERE e.session_id = ? ORDER BY f.first_seen_at, f.id`,
+         ORDER BY f.first_seen_at, f.id, team.depth, e.created_at`,
       )
       .all(sessionId) as SessionFact[];
+    return rows.filter((r, i) => i === 0 || rows[i - 1]!.id !== r.id);
   }
 
   private touchKnowledgePage(
@@ -173,6 +193,8 @@ export class DeterministicConsolidator implements Consolidator {
     today: string,
   ): string[] {
     const { session, transcript } = item;
+    // Forgotten since it was admitted (its clean-up waits for this lock): write nothing for it.
+    if (!getSession(this.db, session.id)) return [];
     const sourceRel = sessionSourcePage(
       { exists: (rel) => pages.has(rel), sessionOf: (rel) => pages.get(rel).data.session },
       session.id,
@@ -244,7 +266,7 @@ export class DeterministicConsolidator implements Consolidator {
         ? facts.map(
             (f) =>
               `- ${inert(f.text)} _(${f.kind} · ${f.confidence} · ${inert(scopeLabel(f.scope, f.scope_key), 120)})_` +
-              (f.message_seq !== null ? ` — message #${f.message_seq}` : '') +
+              (f.message_seq !== null ? ` — message #${f.message_seq}${VIA[f.via ?? 'lead']}` : '') +
               ` <!-- fact:${f.id} -->`,
           )
         : ['- (no durable facts recorded for this session yet)']),

@@ -127,7 +127,13 @@ export class ModelConsolidator implements Consolidator {
   constructor(
     private readonly wiki: WikiService,
     private readonly client: ChatClient,
-    private readonly options: { timeoutMs: number; maxRetries: number; maxTokens?: number },
+    private readonly options: {
+      timeoutMs: number;
+      maxRetries: number;
+      maxTokens?: number;
+      /** Whether a session still exists: one forgotten while the model wrote gets no pages. */
+      sessionExists?: (sessionId: string) => boolean;
+    },
   ) {
     this.name = `model:${client.model}`;
   }
@@ -153,6 +159,7 @@ export class ModelConsolidator implements Consolidator {
         vet(reply.operations);
         const topics = new Set<string>();
         await this.wiki.withWriteLock(async () => {
+          if (item.kind === 'session' && this.options.sessionExists?.(item.session.id) === false) return;
           for (const op of reply.operations) {
             if (op.op === 'write') await this.wiki.write(op.path, this.scoped(item, op.path, op.content));
             else if (this.wiki.exists(op.path)) await this.wiki.delete(op.path);

@@ -21,16 +21,32 @@ const visible = DREAM_VISIBLE_SQL.replace(
   'm.$1',
 );
 
-// One index probe each for the newest visible message and the newest evidence of a session.
+const newestEvidence = (session: string) =>
+  `(SELECT e.last_seen_at FROM memory_fact_evidence e INDEXED BY memory_fact_evidence_session_seen
+     WHERE e.session_id = ${session} ORDER BY e.last_seen_at DESC LIMIT 1)`;
+
+/**
+ * The newest evidence of a session's team members and side chats (transitively): it counts as
+ * the lead's, so it re-queues the lead. A lead without a team costs one probe of sessions_parent.
+ */
+const teamEvidence = `(SELECT max(x) FROM (
+    WITH RECURSIVE team(id) AS (
+      SELECT c.id FROM sessions c WHERE c.parent_session_id = s.id
+      UNION SELECT c.id FROM sessions c JOIN team ON c.parent_session_id = team.id)
+    SELECT ${newestEvidence('team.id')} AS x FROM team))`;
+
+// One index probe each for the newest visible message and the newest evidence of a session's team.
 const pendingSql = (tail: string) => `
   SELECT id, created_at AS createdAt, latest AS latestVisibleAt, processed_at AS processedAt, evidence AS evidenceAt FROM (
-    SELECT s.id, s.created_at, d.processed_at, d.evidence_at, d.session_id AS logged,
-      (SELECT m.created_at FROM session_messages m INDEXED BY session_messages_dream_visible
-        WHERE m.session_id = s.id AND ${visible} ORDER BY m.created_at DESC LIMIT 1) AS latest,
-      (SELECT e.last_seen_at FROM memory_fact_evidence e INDEXED BY memory_fact_evidence_session_seen
-        WHERE e.session_id = s.id ORDER BY e.last_seen_at DESC LIMIT 1) AS evidence
-    FROM sessions s LEFT JOIN dream_log d ON d.session_id = s.id
-    WHERE ${DREAM_SOURCE_SESSION_SQL})
+    SELECT id, created_at, processed_at, evidence_at, logged, latest,
+      NULLIF(max(COALESCE(own_evidence, -1), COALESCE(team_evidence, -1)), -1) AS evidence FROM (
+      SELECT s.id, s.created_at, d.processed_at, d.evidence_at, d.session_id AS logged,
+        (SELECT m.created_at FROM session_messages m INDEXED BY session_messages_dream_visible
+          WHERE m.session_id = s.id AND ${visible} ORDER BY m.created_at DESC LIMIT 1) AS latest,
+        ${newestEvidence('s.id')} AS own_evidence,
+        ${teamEvidence} AS team_evidence
+      FROM sessions s LEFT JOIN dream_log d ON d.session_id = s.id
+      WHERE ${DREAM_SOURCE_SESSION_SQL}))
   WHERE (latest IS NOT NULL OR evidence IS NOT NULL)
     AND (logged IS NULL OR latest > processed_at OR evidence > COALESCE(evidence_at, -1))
   ${tail}`;

@@ -33,6 +33,7 @@ export interface DreamDeps {
   settings(): DreamSettings;
   consolidator(): Consolidator;
   sessionExists: NonNullable<LintOptions['sessionExists']>;
+  mentions: NonNullable<LintOptions['mentions']>;
 }
 
 export interface RunOptions {
@@ -125,9 +126,13 @@ export function pendingCounts(deps: Pick<DreamDeps, 'db' | 'wiki'>): { sessions:
 }
 
 /** Lints the wiki and writes LINT.md; never touches dream_log. */
-export async function lintAndWrite(deps: Pick<DreamDeps, 'wiki' | 'clock' | 'sessionExists'>) {
+export async function lintAndWrite(deps: Pick<DreamDeps, 'wiki' | 'clock' | 'sessionExists' | 'mentions'>) {
   return deps.wiki.withWriteLock(async () => {
-    const report = lintWiki(deps.wiki, { now: deps.clock.now(), sessionExists: deps.sessionExists });
+    const report = lintWiki(deps.wiki, {
+      now: deps.clock.now(),
+      sessionExists: deps.sessionExists,
+      mentions: deps.mentions,
+    });
     await deps.wiki.write('LINT.md', renderLintReport(report));
     return report;
   });

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Document, YAMLMap } from 'yaml';
 import { yaml } from '../lazy-deps';
 import type { Db } from '../store/db';
+import { getSession } from '../store/sessions';
 import type { Clock } from '../../shared/clock';
 import { CommandError } from '../../shared/errors';
 import type { HomePaths } from '../home';
@@ -25,7 +26,7 @@ import {
 } from './run';
 import { DreamScheduler, type SchedulerTimers } from './scheduler';
 import type { Consolidator } from './work';
-import { sessionSourceSlugs } from './source-page';
+import { sessionSourceLinkSlugs, sessionSourceSlugs } from './source-page';
 
 export interface DreamLogEntry {
   at: string;
@@ -127,6 +128,7 @@ export class DreamService {
       return new ModelConsolidator(this.d.wiki, createChatClient({ ...llm, model: s.model.trim() }), {
         timeoutMs: s.modelTimeoutMs,
         maxRetries: this.d.settings.llm.maxRetries,
+        sessionExists: (id) => getSession(this.d.db, id) !== undefined,
       });
     }
     return new DeterministicConsolidator(this.d.db, this.d.wiki);
@@ -161,6 +163,25 @@ export class DreamService {
         );
         return slugs.has(`session-${slug}`);
       },
+      mentions: this.mentionChecks(),
+    };
+  }
+
+  /** What lint checks a mention against: the sessions and facts that exist now. */
+  private mentionChecks(): DreamDeps['mentions'] {
+    const db = this.d.db;
+    const session = db.prepare('SELECT 1 FROM sessions WHERE id IN (?, lower(?))');
+    const fact = db.prepare('SELECT 1 FROM memory_facts WHERE id IN (?, lower(?))');
+    let stems: Set<string> | null = null;
+    return {
+      stemExists: (stem) =>
+        (stems ??= new Set(
+          (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).flatMap((r) =>
+            sessionSourceLinkSlugs(r.id),
+          ),
+        )).has(stem),
+      sessionExists: (id) => session.get(id, id) !== undefined,
+      factExists: (id) => fact.get(id, id) !== undefined,
     };
   }
 

@@ -68,3 +68,14 @@ export function wikiSourcePages(wiki: WikiService): SourcePages {
 
 /** The page's slug (the `[[link]]` target) from its path. */
 export const sourceSlugOf = (rel: string): string => rel.slice('sources/'.length, -'.md'.length);
+
+/**
+ * Every path a session's page may have, this version's and older versions': what forget deletes
+ * and what lint and the forget preview match links against.
+ */
+export function sessionSourcePaths(sessionId: string): string[] {
+  return [...sessionSourceSlugs(sessionId).map((slug) => `sources/${slug}.md`), ...legacyPaths(sessionId)];
+}
+
+/** The `[[link]]` targets of every path above. */
+export const sessionSourceLinkSlugs = (sessionId: string): string[] => sessionSourcePaths(sessionId).map(sourceSlugOf);

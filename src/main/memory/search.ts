@@ -10,6 +10,8 @@ import { lexicalMatch } from './recall/rank';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './recall/fts';
 import { parsePage } from '../wiki/front-matter';
 import { redactSecrets } from './secrets';
+import { messageRef } from './citations';
+import type { Scope } from '../../shared/domain';
 
 /**
  * memory_search: the explicit, wider lookup. Scoped facts (explicit mode: no abstain rule, no
@@ -25,7 +27,7 @@ export interface SearchHit {
   title: string;
   snippet: string;
   score: number;
-  citation: { sessionId?: string; messageId?: string; path?: string };
+  citation: { sessionId?: string; messageId?: string; ref?: string; scope?: Scope; path?: string };
 }
 
 export interface SearchRequest {
@@ -57,6 +59,8 @@ function factHits(db: Db, scopes: SessionScopes, text: string, limit: number): S
     citation: {
       ...(f.citation.sessionId ? { sessionId: f.citation.sessionId } : {}),
       ...(f.citation.messageId ? { messageId: f.citation.messageId } : {}),
+      ...(f.citation.ref ? { ref: f.citation.ref } : {}),
+      scope: f.scope,
     },
   }));
 }
@@ -204,8 +208,12 @@ export function dialogueTags(scopes: SessionScopes): string[] {
 }
 
 interface DialogueRow {
+  rowid: number;
   id: string;
   session_id: string;
+  project_id: string | null;
+  workspace: string | null;
+  folder_id: string | null;
   role: string;
   content: string;
   title: string | null;
@@ -220,7 +228,7 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
   // The index holds only eligible rows; the same exclusions are checked again here, in SQL.
   const rows = prepared(
     db,
-    `SELECT m.id, m.session_id, m.role, m.content, s.title, s.agent_name
+    `SELECT m.rowid, m.id, m.session_id, m.role, m.content, s.title, s.agent_name, s.project_id, s.workspace, s.folder_id
        FROM dialogue_index_rows r
        JOIN session_messages m ON m.id = r.message_id
        JOIN sessions s ON s.id = m.session_id
@@ -231,7 +239,8 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
   ).all(JSON.stringify(candidates.rowids)) as DialogueRow[];
   const hits: SearchHit[] = [];
   for (const r of rows) {
-    const name = r.title || r.agent_name || r.session_id;
+    // Never the session id as a fallback name: a title is shown to agents outside the session's team.
+    const name = r.title || r.agent_name || 'untitled session';
     const m = lexicalMatch(`${name}\n${r.role}\n${r.content}`, query);
     if (m.base <= 0) continue;
     hits.push(
@@ -241,7 +250,12 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchH
           ref: `message:${r.id}`,
           title: `${redactSecrets(name).text} (${r.role})`,
           score: m.base,
-          citation: { sessionId: r.session_id, messageId: r.id },
+          citation: {
+            sessionId: r.session_id,
+            messageId: r.id,
+            ref: messageRef(db, r.rowid, { sessionId: r.session_id, messageId: r.id }),
+            scope: r.project_id ? 'project' : r.workspace ? 'workspace' : r.folder_id ? 'folder' : 'session',
+          },
         },
         () => excerpt(r.content, query),
       ),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Engine } from '../engine';
 import { writeTx } from '../store/db';
 import { appendMessage, countCompletedResponses } from '../store/messages';
+import { linkRecallRow } from '../store/recall-rows';
 import { getSession } from '../store/sessions';
 import type { MessageRecord } from '../../shared/schemas';
 import { newId } from '../../shared/ids';
@@ -150,6 +151,12 @@ export async function beginTurn(engine: Engine, sessionId: string, userText: str
       engine.db
         .prepare('UPDATE session_messages SET model_context = ?, model_context_for = ? WHERE id = ?')
         .run(MEMORY_RECALL_CONTEXT, `message:${user.id}`, row.id);
+      // The block copies these facts: forget finds it through this link and takes them out again.
+      linkRecallRow(
+        engine.db,
+        row.id,
+        recalled.facts.map((f) => f.id),
+      );
     }
     return user;
   });

@@ -15,7 +15,7 @@ export interface MessageRow {
   is_summary: number;
   compacted: number;
   created_at: number;
-  /** Why automatic recall failed for this user turn (migration 90); null for every other row. */
+  /** Why automatic recall failed for this user turn (migration 56); null for every other row. */
   recall_degraded?: string | null;
 }
 

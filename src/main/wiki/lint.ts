@@ -2,6 +2,7 @@ import { KNOWLEDGE_SECTIONS, ROOT_FILES } from './layout';
 import type { PageSummary, WikiService } from './service';
 import { renderPage } from './front-matter';
 import { LINT_CATEGORIES, type LintCategory } from '../../shared/commands/wiki';
+import { mentionFindings, type MentionChecks } from './lint-mentions';
 
 const ROOT_LINK_TARGETS = new Set(ROOT_FILES.map((f) => f.slice(0, -3).toLowerCase()));
 
@@ -13,12 +14,14 @@ const LABELS: Record<LintCategory, string> = {
   low_confidence: 'Low confidence',
   index_drift: 'Index drift',
   deleted_session: 'Deleted sessions',
+  forgotten_mention: 'Mentions of forgotten sessions and facts',
 };
 
 export interface LintFinding {
   category: LintCategory;
   path: string;
   message: string;
+  line?: number;
 }
 
 export interface LintReport {
@@ -34,6 +37,8 @@ export interface LintOptions {
    * front matter `session` id is passed when present; the slug always is.
    */
   sessionExists?: (ref: { sessionId: string | null; slug: string }) => boolean;
+  /** Finds lines that still mention forgotten sessions and facts (page and line). */
+  mentions?: MentionChecks;
 }
 
 /** Pages not updated for this long are reported stale (about six months). */
@@ -117,11 +122,15 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
     for (const s of listed) if (!slugs.has(s)) add('index_drift', 'INDEX.md', `lists [[${s}]], which has no page`);
     for (const p of pages) if (!listed.has(p.slug)) add('index_drift', p.rel, 'is not listed in INDEX.md');
   }
-  findings.sort(
-    (a, b) => LINT_CATEGORIES.indexOf(a.category) - LINT_CATEGORIES.indexOf(b.category) || a.path.localeCompare(b.path),
-  );
+  if (options.mentions) findings.push(...mentionFindings(wiki, options.mentions));
+  findings.sort(byCategoryPathLine);
   return { generatedAt: options.now, issues: findings.length, findings };
 }
+
+const byCategoryPathLine = (a: LintFinding, b: LintFinding) =>
+  LINT_CATEGORIES.indexOf(a.category) - LINT_CATEGORIES.indexOf(b.category) ||
+  a.path.localeCompare(b.path) ||
+  (a.line ?? 0) - (b.line ?? 0);
 
 /** LINT.md: front matter, one section per category, `- (none)` for an empty one. */
 export function renderLintReport(report: LintReport): string {
@@ -130,7 +139,7 @@ export function renderLintReport(report: LintReport): string {
     const items = report.findings.filter((f) => f.category === category);
     lines.push(`## ${LABELS[category]} (${items.length})`, '');
     if (items.length === 0) lines.push('- (none)');
-    for (const f of items) lines.push(`- \`${f.path}\`: ${f.message}`);
+    for (const f of items) lines.push(`- \`${f.path}${f.line ? `:${f.line}` : ''}\`: ${f.message}`);
     lines.push('');
   }
   const generated = new Date(report.generatedAt).toISOString().slice(0, 10) + ' UTC';

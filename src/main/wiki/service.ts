@@ -165,6 +165,17 @@ export class WikiService {
     return summary;
   }
 
+  /** A page's text as it is on disk, unparsed; null when it does not exist. */
+  readText(rawPath: string): string | null {
+    const { file } = this.locate(rawPath);
+    try {
+      return statSync(file).isFile() ? readFileSync(file, 'utf8') : null;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+
   /** The page, or null when it does not exist. */
   tryRead(rawPath: string): WikiPage | null {
     try {

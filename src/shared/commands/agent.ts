@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
 import { fieldHelp } from './field-help';
-import { factKind, factRecord, id, scope } from '../schemas';
+import { factKind, factRecord, forgetWikiReport, id, scope } from '../schemas';
 import { FACT_KINDS, SCOPES } from '../domain';
 
 /**
@@ -51,6 +51,8 @@ export const agentCommands = {
       dryRun: z.boolean(),
       fact: z.object({ id: z.string(), text: z.string(), scope, scopeKey: z.string() }),
       evidenceRemoved: z.number().int(),
+      /** Only wiki pages this session can see (as memory_search would return them) are listed. */
+      wiki: forgetWikiReport,
     }),
   }),
 } as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
 import { fieldHelp } from './field-help';
-import { confidence, evidenceRecord, factKind, factRecord, id, scope, scopeRef } from '../schemas';
+import { confidence, evidenceRecord, factKind, factRecord, forgetWikiReport, id, scope, scopeRef } from '../schemas';
 import { FACT_KINDS, FACT_TEXT_MAX, SCOPES } from '../domain';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency'] as const;
@@ -81,7 +81,12 @@ export const factCommands = {
         dryRun: z.boolean().default(false).describe(fieldHelp.dryRun),
       })
       .strict(),
-    output: z.object({ dryRun: z.boolean(), fact: forgottenFact, evidenceRemoved: z.number().int() }),
+    output: z.object({
+      dryRun: z.boolean(),
+      fact: forgottenFact,
+      evidenceRemoved: z.number().int(),
+      wiki: forgetWikiReport,
+    }),
   }),
   'scopes.resolve': defineCommand({
     description: 'The scopes a session sees (most specific first) and where its writes land.',

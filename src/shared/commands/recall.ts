@@ -13,7 +13,16 @@ export const recalledFact = z.object({
   score: z.number(),
   coverage: z.number(),
   matched: z.array(z.string()),
-  citation: z.object({ sessionId: z.string().nullable(), messageId: z.string().nullable() }),
+  /**
+   * The evidence the fact is cited with. `ref` is opaque (the owner resolves it with
+   * citations.resolve); an agent connection gets sessionId and messageId only for sessions it
+   * may reach, null otherwise.
+   */
+  citation: z.object({
+    sessionId: z.string().nullable(),
+    messageId: z.string().nullable(),
+    ref: z.string().nullable(),
+  }),
 });
 
 export const recallResult = z.object({
@@ -31,9 +40,12 @@ export const searchHit = z.object({
   title: z.string(),
   snippet: z.string(),
   score: z.number(),
+  /** As for recalled facts: sessionId and messageId only where the caller may reach the session, ref always. */
   citation: z.object({
     sessionId: z.string().optional(),
     messageId: z.string().optional(),
+    ref: z.string().optional(),
+    scope: scope.optional(),
     path: z.string().optional(),
   }),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
 import { fieldHelp } from './field-help';
-import { id, messageRecord, messageRole, pastTime, sessionKind, sessionRecord } from '../schemas';
+import { forgetWikiReport, id, messageRecord, messageRole, pastTime, sessionKind, sessionRecord } from '../schemas';
 
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
 
@@ -97,10 +97,13 @@ export const sessionCommands = {
           scopeKey: z.string(),
           supportedBy: z.array(z.string()),
           reinforcementAfter: z.number().int(),
+          /** Forgetting only a team member or side chat: its lead takes over the evidence. */
+          handedToLead: z.boolean(),
         }),
       ),
       evidenceRemoved: z.number().int(),
       messagesRemoved: z.number().int(),
+      wiki: forgetWikiReport,
     }),
   }),
   'messages.add': defineCommand({

@@ -22,6 +22,7 @@ export const LINT_CATEGORIES = [
   'low_confidence',
   'index_drift',
   'deleted_session',
+  'forgotten_mention',
 ] as const;
 export type LintCategory = (typeof LINT_CATEGORIES)[number];
 
@@ -29,6 +30,8 @@ export const lintFinding = z.object({
   category: z.enum(LINT_CATEGORIES),
   path: z.string(),
   message: z.string(),
+  /** The 1-based line a forgotten_mention finding points at. */
+  line: z.number().int().optional(),
 });
 
 export const wikiCommands = {
@@ -99,7 +102,7 @@ export const wikiCommands = {
   }),
   'wiki.lint': defineCommand({
     description:
-      'Check the wiki (broken [[links]], orphan pages, missing front matter, stale pages, low confidence, index drift, source pages of deleted sessions) and write LINT.md. Nothing else is changed.',
+      'Check the wiki (broken [[links]], orphan pages, missing front matter, stale pages, low confidence, index drift, source pages of deleted sessions, lines that still mention a forgotten session or fact) and write LINT.md. Nothing else is changed.',
     mutates: true,
     input: z.object({}).strict(),
     output: z.object({ generatedAt: z.number().int(), issues: z.number().int(), findings: z.array(lintFinding) }),

@@ -39,7 +39,10 @@ export function factRecordLine(f: RankedFact): string {
       kind: f.kind,
       scope: f.scope,
       confidence: f.confidence,
-      citation: { sessionId: f.citation.sessionId, messageId: f.citation.messageId },
+      // Text a model reads never names a session outside the asking session's own team.
+      citation: f.citation.inTeam
+        ? { sessionId: f.citation.sessionId, messageId: f.citation.messageId }
+        : { ref: f.citation.ref },
     }),
   );
 }
@@ -69,4 +72,60 @@ export function buildRecallBlock(
   }
   if (included.length === 0) return { block: null, included };
   return { block: `${RECALL_BLOCK_OPEN}\n${lines.join('\n')}\n${RECALL_BLOCK_CLOSE}`, included };
+}
+
+/** One record of a persisted block, as parsed back from its JSON line. */
+export interface BlockRecord {
+  id?: string;
+  citation?: { sessionId?: string | null; messageId?: string | null; ref?: string | null };
+  [key: string]: unknown;
+}
+
+function parseRecord(line: string): BlockRecord | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    return JSON.parse(line) as BlockRecord;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Rewrites the records of a persisted block: `edit` returns the record unchanged (kept byte for
+ * byte), a new record (written escaped, on one line), or null (dropped). Null when no record is
+ * left, so the caller removes the row; every other line stays as it was.
+ */
+export function mapBlockRecords(block: string, edit: (r: BlockRecord) => BlockRecord | null): string | null {
+  let records = 0;
+  const lines: string[] = [];
+  for (const line of block.split('\n')) {
+    const record = parseRecord(line);
+    if (record === null) {
+      lines.push(line);
+      continue;
+    }
+    const next = edit(record);
+    if (next === null) continue;
+    records++;
+    lines.push(next === record ? line : escapeForBoundary(JSON.stringify(next)));
+  }
+  return records === 0 ? null : lines.join('\n');
+}
+
+/**
+ * A persisted block after a forget: the records of deleted facts dropped, and a citation naming a
+ * forgotten session or message cleared; null when no record is left (the row goes). Everything
+ * else stays byte for byte, so the turn still replays as it was, minus what was forgotten.
+ */
+export function forgetInBlock(
+  block: string,
+  deletedFactIds: ReadonlySet<string>,
+  forgotten: ReadonlySet<string>,
+): string | null {
+  return mapBlockRecords(block, (record) => {
+    if (record.id !== undefined && deletedFactIds.has(record.id)) return null;
+    const c = record.citation;
+    const names = [c?.sessionId, c?.messageId].some((x) => typeof x === 'string' && forgotten.has(x));
+    return names ? { ...record, citation: {} } : record;
+  });
 }

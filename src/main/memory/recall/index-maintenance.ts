@@ -1,5 +1,6 @@
 import type { Engine } from '../../engine';
 import { truncateWal, writeTx, type Db } from '../../store/db';
+import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/forget-follow-ups';
 
 /**
  * Keeps the recall and dialogue FTS5 indexes compact. FTS5's automerge leaves an index as a
@@ -9,9 +10,14 @@ import { truncateWal, writeTx, type Db } from '../../store/db';
  * across levels, as 'optimize' does, but bounded), one short write transaction per step, until a
  * step finds nothing left to merge. Steps yield to the event loop in between.
  *
- * After a forget, the same pass finishes the forget's clean-up: it purges the forgotten facts'
- * index rows, merges, and then checkpoints and truncates the WAL, whose older page images still
- * hold the forgotten rows (memory.db itself zeroes deleted content: secure_delete).
+ * After a forget, the same pass finishes the forget's disk scrub (its `disk` follow-up, queued in
+ * the forget's transaction): it purges the forgotten facts' index rows and merges until every
+ * segment is rewritten. A contentless FTS5 index only tombstones a deleted row; its terms stay in
+ * the segment's pages until a merge rewrites that segment (a single segment with tombstones is
+ * rewritten too). Then it checkpoints and truncates the WAL, whose older page images still hold
+ * the forgotten rows (memory.db itself zeroes deleted content: secure_delete), and only then drops
+ * the follow-up, so a crash anywhere before repeats the scrub on the next start. The scrub waits
+ * while the forget's wiki clean-up is pending: those rows name what was forgotten too.
  */
 export const RECALL_INDEXES = ['memory_facts_fts', 'session_messages_fts'] as const;
 const PAGES_PER_STEP = 64;
@@ -49,13 +55,32 @@ export function purgeStep(db: Db, batch = PURGE_PER_STEP): boolean {
 export const pendingPurges = (db: Db): number =>
   (db.prepare('SELECT count(*) AS n FROM memory_fact_index_purge').get() as { n: number }).n;
 
+/** A forget's disk scrub is queued and may run (its wiki clean-up is done). */
+const scrubDue = (db: Db): boolean => countFollowUps(db, 'disk') > 0 && countFollowUps(db, 'wiki') === 0;
+
+/**
+ * Finishes a forget's disk scrub: the WAL checkpointed and truncated, then the follow-up dropped.
+ * False when a reader kept the WAL from being truncated (try again later).
+ */
+export function finishScrub(db: Db): boolean {
+  if (!truncateWal(db)) return false;
+  const ids = diskFollowUpIds(db);
+  if (ids.length) writeTx(db, () => deleteFollowUps(db, ids));
+  return true;
+}
+
+/** Runs a whole pass synchronously (a process about to exit): purge, merge every index, scrub. */
+export function scrubNow(db: Db, onPurgeStep: () => void = () => {}): void {
+  while (purgeStep(db)) onPurgeStep();
+  for (const table of RECALL_INDEXES) while (mergeStep(db, table));
+  if (scrubDue(db)) finishScrub(db);
+}
+
 export class RecallIndexMaintenance {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private pass: Promise<void> = Promise.resolve();
   private stopped = false;
-  /** Something was forgotten since the WAL was last truncated. */
-  private scrubWal = false;
 
   constructor(private readonly engine: Engine) {}
 
@@ -63,13 +88,11 @@ export class RecallIndexMaintenance {
     const schedule = () => this.schedule();
     this.engine.events.on('facts-changed', schedule);
     this.engine.events.on('response-completed', schedule);
-    this.engine.events.on('sessions-forgotten', () => {
-      this.scrubWal = true;
-      schedule();
-    });
+    this.engine.events.on('sessions-forgotten', schedule);
+    this.engine.events.on('forget-followed-up', schedule);
     this.engine.onClose(() => this.stop());
-    // A process that stopped right after a forget leaves queued purges: finish them soon.
-    if (pendingPurges(this.engine.db) > 0) this.schedule();
+    // A process that stopped right after a forget leaves queued purges or a scrub: finish them soon.
+    if (pendingPurges(this.engine.db) > 0 || countFollowUps(this.engine.db, 'disk') > 0) this.schedule();
     return this;
   }
 
@@ -85,8 +108,6 @@ export class RecallIndexMaintenance {
     if (this.running || this.stopped) return;
     this.running = true;
     try {
-      // A fact deleted by facts.delete leaves a queued purge: that is a forget too.
-      if (pendingPurges(this.engine.db) > 0) this.scrubWal = true;
       const progress = this.purgeProgress();
       while (!this.stopped && purgeStep(this.engine.db)) {
         progress();
@@ -97,9 +118,8 @@ export class RecallIndexMaintenance {
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
-      if (this.scrubWal && !this.stopped) {
-        if (truncateWal(this.engine.db)) this.scrubWal = false;
-        else this.schedule(); // a reader held the WAL: try again once writes settle
+      if (!this.stopped && scrubDue(this.engine.db) && !finishScrub(this.engine.db)) {
+        this.schedule(); // a reader held the WAL: try again once writes settle
       }
     } catch (e) {
       // Busy or closing: the next change schedules another pass.
@@ -124,7 +144,7 @@ export class RecallIndexMaintenance {
   }
 
   /**
-   * Stops the pass. A forget that happened in this process is finished first (purges, then the
+   * Stops the pass. A forget's scrub still due is finished first (purges, every index merged, the
    * WAL truncated), so a CLI `sessions delete` that exits at once leaves nothing behind either.
    */
   async stop(): Promise<void> {
@@ -134,10 +154,8 @@ export class RecallIndexMaintenance {
     this.timer = null;
     await this.pass; // a pass in flight ends at its next step
     try {
-      if (!this.scrubWal && pendingPurges(this.engine.db) === 0) return;
-      const progress = this.purgeProgress();
-      while (purgeStep(this.engine.db)) progress();
-      truncateWal(this.engine.db);
+      if (pendingPurges(this.engine.db) === 0 && !scrubDue(this.engine.db)) return;
+      scrubNow(this.engine.db, this.purgeProgress());
     } catch (e) {
       this.engine.log.warn(`forget clean-up at shutdown skipped: ${(e as Error).message}`);
     }

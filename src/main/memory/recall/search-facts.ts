@@ -1,7 +1,9 @@
 import type { Db } from '../../store/db';
 import type { FactRow as StoredFact } from '../../store/facts';
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
-import type { SessionScopes } from '../scope';
+import { ownerOf, type SessionScopes } from '../scope';
+import { getSession } from '../../store/sessions';
+import { evidenceRef } from '../citations';
 import { FILLER_WORDS, queryTerms } from './tokenize';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
 import { bm25, finalScore, lexicalMatch, type LexicalMatch } from './rank';
@@ -20,7 +22,19 @@ export interface RankedFact {
   score: number;
   coverage: number;
   matched: string[];
-  citation: { sessionId: string | null; messageId: string | null };
+  citation: FactCitation;
+}
+
+/**
+ * Where a recalled fact came from: the session and message of one evidence row, and the opaque
+ * ref of that row (see memory/citations.ts). `inTeam` says the cited session belongs to the
+ * asking session's own team: only then may text shown to a model (the recall block) name it.
+ */
+export interface FactCitation {
+  sessionId: string | null;
+  messageId: string | null;
+  ref: string | null;
+  inTeam: boolean;
 }
 
 export interface FactSearchResult {
@@ -121,7 +135,7 @@ export function searchFacts(
       score,
       coverage: m.coverage,
       matched: m.matched,
-      citation: { sessionId: null, messageId: null },
+      citation: { sessionId: null, messageId: null, ref: null, inTeam: false },
     });
   }
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -148,11 +162,20 @@ function visibleFactCount(db: Db, scopes: SessionScopes): number {
  * The evidence a fact is cited with: the session's own team's evidence when it has some (the
  * most local provenance), otherwise the evidence that first established the fact.
  */
-function citationOf(db: Db, factSeq: number, scopes: SessionScopes): RankedFact['citation'] {
+function citationOf(db: Db, factSeq: number, scopes: SessionScopes): FactCitation {
   const row = prepared(
     db,
     `SELECT session_id, message_id FROM memory_fact_evidence WHERE fact_seq = ?
      ORDER BY (session_id IN (?, ?)) DESC, created_at, session_id LIMIT 1`,
   ).get(factSeq, scopes.owner.id, scopes.session.id) as { session_id: string; message_id: string | null } | undefined;
-  return { sessionId: row?.session_id ?? null, messageId: row?.message_id ?? null };
+  if (!row) return { sessionId: null, messageId: null, ref: null, inTeam: false };
+  const cited = { sessionId: row.session_id, messageId: row.message_id };
+  return { ...cited, ref: evidenceRef(db, factSeq, cited), inTeam: inTeamOf(db, row.session_id, scopes) };
+}
+
+/** Whether a session belongs to the asking session's team (same top-level owner). */
+function inTeamOf(db: Db, sessionId: string, scopes: SessionScopes): boolean {
+  if (sessionId === scopes.owner.id || sessionId === scopes.session.id) return true;
+  const session = getSession(db, sessionId);
+  return session !== undefined && ownerOf(db, session).id === scopes.owner.id;
 }

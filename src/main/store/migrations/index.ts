@@ -11,7 +11,11 @@ import * as visibleFactOrder from './040-visible-fact-order';
 import * as factConfidenceOrder from './041-fact-confidence-order';
 import * as integerFactKeys from './050-integer-fact-keys';
 import * as dreamUnfinishedRuns from './051-dream-unfinished-runs';
-import * as turnRecallStatus from './090-turn-recall-status';
+import * as forgetFollowUps from './052-forget-follow-ups';
+import * as citationKey from './053-citation-key';
+import * as recallRowFacts from './054-recall-row-facts';
+import * as recallBlockCitations from './055-recall-block-citations';
+import * as turnRecallStatus from './056-turn-recall-status';
 
 export interface Migration {
   version: number;
@@ -39,5 +43,9 @@ export const migrations: Migration[] = [
   { version: 41, name: 'fact-confidence-order', up: factConfidenceOrder.up },
   { version: 50, name: 'integer-fact-keys', up: integerFactKeys.up },
   { version: 51, name: 'dream-unfinished-runs', up: dreamUnfinishedRuns.up },
-  { version: 90, name: 'turn-recall-status', up: turnRecallStatus.up },
+  { version: 52, name: 'forget-follow-ups', up: forgetFollowUps.up },
+  { version: 53, name: 'citation-key', up: citationKey.up },
+  { version: 54, name: 'recall-row-facts', up: recallRowFacts.up },
+  { version: 55, name: 'recall-block-citations', up: recallBlockCitations.up },
+  { version: 56, name: 'turn-recall-status', up: turnRecallStatus.up },
 ];

@@ -6,6 +6,7 @@ import { buildHash } from '../router';
 import { fmtTime, plural } from '../format';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { SettingsProblems } from '../components/SettingsProblems';
+import { ForgottenMentions } from '../components/ForgottenMentions';
 
 type RunResult = Output<'dream.run'>;
 
@@ -174,6 +175,7 @@ export function DreamView() {
                     <li className="muted">…and {lint.data.findings.length - 8} more in LINT.md</li>
                   ) : null}
                 </ul>
+                <ForgottenMentions findings={lint.data.findings} />
               </div>
             ) : lint.isError ? (
               <p className="error-text small">{describeError(lint.error)}</p>

@@ -7,6 +7,7 @@ import { fmtTime, plural, shortId } from '../format';
 import { Dialog } from '../components/Dialog';
 import { ErrorState, Loading } from '../components/States';
 import { invalidateEverything } from '../queries';
+import { ForgetWikiPreview } from '../components/ForgetWikiPreview';
 
 const COERCION_TEXT: Record<string, string> = {
   'technical-kind-not-user': 'technical kinds cannot be user-global',
@@ -18,12 +19,21 @@ export function FactDetail({ factId, onForgotten }: { factId: string; onForgotte
   const client = useQueryClient();
   const query = useQuery({ queryKey: ['fact', factId], queryFn: () => api().call('facts.get', { factId }) });
   const [confirming, setConfirming] = useState(false);
+  // The dry run: which wiki pages change and which lines a person wrote keep mentioning the fact.
+  const preview = useQuery({
+    queryKey: ['fact-forget-preview', factId],
+    queryFn: () => api().call('facts.delete', { factId, dryRun: true }),
+    enabled: confirming,
+    staleTime: 0,
+    gcTime: 0,
+  });
   const forget = useMutation({
     mutationFn: () => api().call('facts.delete', { factId }),
     onSuccess: async () => {
       setConfirming(false);
       onForgotten();
-      client.removeQueries({ queryKey: ['fact', factId] });
+      // The fact is gone: drop its queries rather than refetch them into 404s.
+      for (const key of ['fact', 'fact-forget-preview']) client.removeQueries({ queryKey: [key, factId] });
       await invalidateEverything(client);
     },
   });
@@ -110,6 +120,13 @@ export function FactDetail({ factId, onForgotten }: { factId: string; onForgotte
             “{fact.text}” and its {plural(fact.evidence.length, 'evidence row')} will be deleted. Sessions and their
             transcripts stay. This cannot be undone.
           </p>
+          {preview.isPending ? (
+            <Loading label="Working out what would change in the wiki…" />
+          ) : preview.isError ? (
+            <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />
+          ) : (
+            <ForgetWikiPreview wiki={preview.data.wiki} />
+          )}
           {forget.isError ? <p className="error-text">{describeError(forget.error)}</p> : null}
         </Dialog>
       ) : null}

@@ -6,6 +6,7 @@ import { plural, shortId } from '../format';
 import { Dialog } from '../components/Dialog';
 import { ErrorState, Loading } from '../components/States';
 import { invalidateEverything } from '../queries';
+import { ForgetWikiPreview } from '../components/ForgetWikiPreview';
 
 /** Forget with a preview: the dry run says exactly what goes and what stays, then the user confirms. */
 export function ForgetSessionDialog({
@@ -88,8 +89,8 @@ export function ForgetSessionDialog({
                 <li key={f.id}>
                   <span className={`badge scope-${f.scope}`}>{f.scope}</span> {f.text}{' '}
                   <span className="muted">
-                    — still supported by {f.supportedBy.map(shortId).join(', ')}; reinforcement becomes{' '}
-                    {f.reinforcementAfter}
+                    — {f.handedToLead ? 'handed to the lead session, ' : ''}still supported by{' '}
+                    {f.supportedBy.map(shortId).join(', ')}; reinforcement becomes {f.reinforcementAfter}
                   </span>
                 </li>
               ))}
@@ -97,6 +98,7 @@ export function ForgetSessionDialog({
           ) : (
             <p className="muted">None.</p>
           )}
+          <ForgetWikiPreview wiki={p!.wiki} />
         </div>
       )}
       {forget.isError ? <p className="error-text">{describeError(forget.error)}</p> : null}

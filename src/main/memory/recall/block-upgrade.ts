@@ -1,0 +1,85 @@
+import type { Engine } from '../../engine';
+import { writeTx, type Db } from '../../store/db';
+import { getSession } from '../../store/sessions';
+import { ownerOf } from '../scope';
+import { evidenceRef } from '../citations';
+import { mapBlockRecords, type BlockRecord } from './block';
+
+const TASK = 'recall-block-citations';
+const ROWS_PER_STEP = 200;
+
+/** The top-level owner of a session, or null when it no longer exists. */
+function ownerIdOf(db: Db, sessionId: string, cache: Map<string, string | null>): string | null {
+  let owner = cache.get(sessionId);
+  if (owner === undefined) {
+    const s = getSession(db, sessionId);
+    cache.set(sessionId, (owner = s ? ownerOf(db, s).id : null));
+  }
+  return owner;
+}
+
+/** One record of an old block, as the recall block writes it today (see block.ts). */
+function confineRecord(db: Db, team: string, r: BlockRecord, owners: Map<string, string | null>): BlockRecord | null {
+  const fact =
+    r.id === undefined
+      ? undefined
+      : (db.prepare('SELECT seq FROM memory_facts WHERE id = ?').get(r.id) as { seq: number } | undefined);
+  if (!fact) return null; // a copy of a fact forgotten before forget reached recall blocks
+  const cited = r.citation?.sessionId;
+  if (typeof cited !== 'string') return r;
+  const citedOwner = ownerIdOf(db, cited, owners);
+  if (citedOwner === team) return r;
+  const messageId = typeof r.citation?.messageId === 'string' ? r.citation.messageId : null;
+  return {
+    ...r,
+    citation: citedOwner === null ? {} : { ref: evidenceRef(db, fact.seq, { sessionId: cited, messageId }) },
+  };
+}
+
+/** Rewrites the next few old blocks; false when none is left (the task row is then dropped). */
+export function upgradeStep(db: Db, batch = ROWS_PER_STEP): boolean {
+  return writeTx(db, () => {
+    const task = db.prepare('SELECT progress FROM upgrade_tasks WHERE name = ?').get(TASK) as
+      { progress: number } | undefined;
+    if (!task) return false;
+    const rows = db
+      .prepare(
+        `SELECT rowid, id, session_id, content FROM session_messages
+         WHERE model_context = 'memory_recall' AND rowid > ? ORDER BY rowid LIMIT ?`,
+      )
+      .all(task.progress, batch) as { rowid: number; id: string; session_id: string; content: string }[];
+    if (rows.length === 0) {
+      db.prepare('DELETE FROM upgrade_tasks WHERE name = ?').run(TASK);
+      return false;
+    }
+    const owners = new Map<string, string | null>();
+    for (const row of rows) {
+      const team = ownerIdOf(db, row.session_id, owners);
+      const next =
+        team === null ? row.content : mapBlockRecords(row.content, (r) => confineRecord(db, team, r, owners));
+      if (next === null) db.prepare('DELETE FROM session_messages WHERE id = ?').run(row.id);
+      else if (next !== row.content)
+        db.prepare('UPDATE session_messages SET content = ? WHERE id = ?').run(next, row.id);
+    }
+    db.prepare('UPDATE upgrade_tasks SET progress = ? WHERE name = ?').run(rows.at(-1)!.rowid, TASK);
+    return true;
+  });
+}
+
+/** Runs the upgrade in the background of an engine, a step at a time; a restart resumes it. */
+export function startBlockUpgrade(engine: Engine): void {
+  let stopped = false;
+  engine.onClose(() => void (stopped = true));
+  const pending = () =>
+    (engine.db.prepare('SELECT 1 FROM upgrade_tasks WHERE name = ?').get(TASK) as unknown) !== undefined;
+  if (!pending()) return;
+  const next = () => {
+    if (stopped) return;
+    try {
+      if (upgradeStep(engine.db)) setImmediate(next);
+    } catch (e) {
+      console.error(`evoflux: recall block upgrade paused: ${(e as Error).message}`);
+    }
+  };
+  setImmediate(next);
+}

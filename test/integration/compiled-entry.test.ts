@@ -153,11 +153,11 @@ describe('mcp with the README configuration', () => {
   for (const where of places) {
     it(`recalls, searches and begins a turn from ${where.label}`, async () => {
       const home = newHome();
-      // The README's configuration: `node /abs/path/bin/evoflux-memory.js mcp --home H`, started
-      // by the agent client from its own folder.
+      // The README's configuration: `node /abs/path/bin/evoflux-memory.js mcp --home H --project P
+      // --workspace W`, started by the agent client from its own folder.
       const transport = new StdioClientTransport({
         command: 'node',
-        args: [BIN, 'mcp', ...(where.viaEnv ? [] : ['--home', home])],
+        args: [BIN, 'mcp', ...(where.viaEnv ? [] : ['--home', home]), '--project', 'billing', '--workspace', home],
         cwd: where.cwd(),
         env: { ...(process.env as Record<string, string>), EVOFLUX_HOME: where.viaEnv ? home : '' },
         stderr: 'pipe',

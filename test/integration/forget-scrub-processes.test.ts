@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
 import { runCli } from '../helpers/cli';
 import { startServe } from '../helpers/serve';
+import { sessionSourceSlug } from '../../src/main/dream/source-page';
 
 /**
  * Forget through real processes, as people run it: the one-shot CLI and a long-running `serve`
@@ -66,11 +67,10 @@ async function seed(t: TestEngine): Promise<Seeded> {
   }
   await t.run('dream.run', { drain: true });
   const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
-  const slug = doomed.id.replace(/-/g, '').slice(-8);
   return {
     doomed: doomed.id,
     workspace,
-    traces: [...WORDS, workspace, hex(workspace), doomed.id, hex(doomed.id), `session-${slug}`],
+    traces: [...WORDS, workspace, hex(workspace), doomed.id, hex(doomed.id), sessionSourceSlug(doomed.id)],
   };
 }
 
@@ -98,7 +98,7 @@ describe('forget leaves no copy behind, through real processes', () => {
     for (const trace of seeded.traces.filter((x) => !x.startsWith('session-'))) {
       expect(bytes.includes(trace), `seeded memory.db lacks ${trace}`).toBe(true);
     }
-    expect(wikiText(home)).toContain(`session-${seeded.doomed.replace(/-/g, '').slice(-8)}`);
+    expect(wikiText(home)).toContain(sessionSourceSlug(seeded.doomed));
     expect(wikiText(home)).toContain('Kumquatrix');
     return { home, seeded };
   }

@@ -23,7 +23,11 @@ export interface MentionFinding {
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const STEM = /\bsession-[0-9a-f]{8,}\b/gi;
+/**
+ * A source page's name, as Dream gives it (dream/source-page.ts): `session-<id tail>-<8 or 64 hex>`,
+ * or from older versions `session-<8 or 16 hex>`. Plain words such as "session-based" never match.
+ */
+const STEM = /\bsession-(?:[0-9a-f]{16}|[0-9a-f]{8}|[a-z0-9][a-z0-9_.-]*-[0-9a-f]{8}(?:[0-9a-f]{56})?)(?![a-z0-9_-])/gi;
 const SESSION_ID = new RegExp(`\\bsession(?:[ _]?id)?["']?\\s*[:= ]\\s*["']?(${UUID})`, 'gi');
 const FACT_ID = new RegExp(`\\bfact(?:[ _]?id)?["']?\\s*[:= ]\\s*["']?(${UUID})`, 'gi');
 /** Regenerated from what exists; they never carry a stale reference for long. */

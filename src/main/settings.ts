@@ -7,6 +7,8 @@ import { z } from 'zod';
  * its schema's default. Every section is optional so an empty file is valid.
  */
 export const settingsSchema = z.object({
+  /** The memory switch for automatic recall: off, turns and memory.recall inject no facts. */
+  recall: z.object({ enabled: z.boolean().default(true) }).prefault({}),
   extraction: z
     .object({
       enabled: z.boolean().default(true),

@@ -6,6 +6,8 @@ import { recallCommands } from './commands/recall';
 import { turnCommands } from './commands/turns';
 import { wikiCommands } from './commands/wiki';
 import { dreamCommands } from './commands/dream';
+import { settingsCommands } from './commands/settings';
+import { statsCommands } from './commands/stats';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -24,6 +26,8 @@ export const contract = {
   ...turnCommands,
   ...wikiCommands,
   ...dreamCommands,
+  ...settingsCommands,
+  ...statsCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

@@ -8,6 +8,7 @@ import { contract, isCommandName } from '../../shared/contract';
 import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors';
 import { bearerMatches, ensureHttpToken } from './http-token';
 import { RENDERER_CSP_HEADER } from './csp';
+import { changeFeedFor } from './change-feed';
 
 /** Loopback only: the door is for this user's processes and this user's browser. */
 export const HTTP_HOST = '127.0.0.1';
@@ -132,21 +133,57 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
   const rendererDir = options.rendererDir === undefined ? findRendererDir() : options.rendererDir;
   let port = 0;
 
-  const handleCommand = async (req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams) => {
-    if (!bearerMatches(req.headers.authorization, token)) {
-      return sendError(
-        res,
-        new CommandError(
-          'forbidden',
-          'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
-          'authorization',
-        ),
-        {
-          'WWW-Authenticate': 'Bearer',
-        },
-        401,
-      );
+  const refuseWithoutToken = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (bearerMatches(req.headers.authorization, token)) return false;
+    sendError(
+      res,
+      new CommandError(
+        'forbidden',
+        'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
+        'authorization',
+      ),
+      { 'WWW-Authenticate': 'Bearer' },
+      401,
+    );
+    return true;
+  };
+
+  /**
+   * Server-sent events: one `changed` event whenever anything in the data home changed (this
+   * process, the CLI, an agent), so the window refreshes its views. The token is required like
+   * every API call (the window reads the stream with fetch, which can send it).
+   */
+  const handleEvents = (req: IncomingMessage, res: ServerResponse) => {
+    if (refuseWithoutToken(req, res)) return;
+    if (req.method !== 'GET') {
+      return sendError(res, new CommandError('invalid_input', 'method: /api/events needs GET', 'method'), {
+        Allow: 'GET',
+      });
     }
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    res.write('retry: 2000\nevent: ready\ndata: {}\n\n');
+    const off = changeFeedFor(engine).subscribe((event) => {
+      res.write(`event: changed\ndata: ${JSON.stringify(event)}\n\n`);
+    });
+    // A comment now and then keeps proxies and idle timers from closing a quiet stream.
+    const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+    ping.unref();
+    req.socket.setTimeout(0);
+    const end = () => {
+      clearInterval(ping);
+      off();
+    };
+    req.on('close', end);
+    res.on('close', end);
+  };
+
+  const handleCommand = async (req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams) => {
+    if (refuseWithoutToken(req, res)) return;
     if (!isCommandName(name))
       return sendError(res, new CommandError('not_found', `unknown command: ${name}`, 'command'));
     const spec = contract[name];
@@ -218,6 +255,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
             url.searchParams,
           );
         }
+        if (url.pathname === '/api/events') return handleEvents(req, res);
         if (url.pathname.startsWith('/api/')) {
           return sendError(res, new CommandError('not_found', `no route: ${url.pathname}`, 'path'));
         }

@@ -10,6 +10,8 @@ import { turnHandlers } from './turns';
 
 import { wikiHandlers } from './wiki';
 import { dreamHandlers } from './dream';
+import { settingsHandlers } from './settings';
+import { statsHandlers } from './stats';
 
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
@@ -21,4 +23,6 @@ export const handlers: Handlers<Contract> = {
   ...turnHandlers,
   ...wikiHandlers,
   ...dreamHandlers,
+  ...settingsHandlers,
+  ...statsHandlers,
 };

@@ -120,6 +120,15 @@ export function pendingCounts(deps: Pick<DreamDeps, 'db' | 'wiki'>): { sessions:
   return { sessions: countPendingSessions(deps.db), notes: pendingNotes(deps.db, deps.wiki).length };
 }
 
+const PAGES_LISTED = 40;
+
+/** The LOG.md detail line naming the pages a run wrote (the window lists them). */
+export function pagesLine(pages: string[]): string {
+  const sorted = [...pages].sort();
+  const shown = sorted.slice(0, PAGES_LISTED).join(', ');
+  return `- pages: ${shown}${sorted.length > PAGES_LISTED ? `, +${sorted.length - PAGES_LISTED} more` : ''}`;
+}
+
 /** Lints the wiki and writes LINT.md; never touches dream_log. */
 export async function lintAndWrite(deps: Pick<DreamDeps, 'wiki' | 'clock' | 'sessionExists'>) {
   return deps.wiki.withWriteLock(async () => {
@@ -188,6 +197,7 @@ export async function runDream(deps: DreamDeps, options: RunOptions): Promise<Dr
         `- remaining pending: ${result.remaining}`,
         `- lint issues: ${lint.issues}`,
         `- consolidator: ${consolidator.name}`,
+        pagesLine([...pages]),
         ...errors.slice(0, 10).map((e) => `- failed: ${e.replace(/\s+/g, ' ').slice(0, 300)}`),
       ];
       try {

@@ -20,6 +20,12 @@ import type { Consolidator } from './work';
 export interface DreamLogEntry {
   at: string;
   summary: string;
+  /** From the entry's detail lines (null for entries older versions wrote without them). */
+  sessions: number | null;
+  notes: number | null;
+  failed: number | null;
+  pagesWritten: number | null;
+  pages: string[];
 }
 
 export interface DreamStatus {
@@ -53,13 +59,37 @@ export interface DreamServiceDeps {
 const SCHEDULED_WAIT_MS = 5 * 60_000;
 const LOG_ENTRY = /^## \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC\] (dream \|.*)$/;
 
-/** The last `limit` Dream runs recorded in LOG.md, newest first. */
+const countIn = (text: string, re: RegExp): number | null => {
+  const m = re.exec(text);
+  return m ? Number(m[1]) : null;
+};
+
+/** The last `limit` Dream runs recorded in LOG.md, newest first, with their counts and pages. */
 export function lastRunsFromLog(text: string | null, limit = 10): DreamLogEntry[] {
   if (!text) return [];
   const out: DreamLogEntry[] = [];
+  let current: DreamLogEntry | null = null;
   for (const line of text.split('\n')) {
     const m = LOG_ENTRY.exec(line);
-    if (m) out.push({ at: m[1]! + ' UTC', summary: m[2]! });
+    if (m) {
+      const summary = m[2]!;
+      current = {
+        at: m[1]! + ' UTC',
+        summary,
+        sessions: countIn(summary, /sessions=(\d+)/),
+        notes: countIn(summary, /notes=(\d+)/),
+        failed: countIn(summary, /failed=(\d+)/),
+        pagesWritten: null,
+        pages: [],
+      };
+      out.push(current);
+    } else if (line.startsWith('## ')) {
+      current = null;
+    } else if (current) {
+      current.pagesWritten ??= countIn(line, /^- pages written: (\d+)/);
+      const pages = /^- pages: (.*)$/.exec(line);
+      if (pages) current.pages = pages[1]!.split(', ').filter((p) => p.endsWith('.md'));
+    }
   }
   return out.slice(-limit).reverse();
 }

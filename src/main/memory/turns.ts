@@ -10,6 +10,7 @@ import { invalid, isCommandError, notFound } from '../../shared/errors';
 import { loadWindow, type SessionWindow } from './working-memory';
 import type { RecallResult } from './recall';
 import { recallQueryText } from './recall/search-facts';
+import { recallSwitchedOff } from './recall-switch';
 
 /**
  * The turn lifecycle around the model/tool loop:
@@ -87,7 +88,7 @@ export async function beginTurn(engine: Engine, sessionId: string, userText: str
   if (!getSession(engine.db, sessionId)) throw notFound('session', sessionId, 'sessionId');
   let recalled: RecallResult = { facts: [], block: null, abstained: false, reason: null };
   try {
-    recalled = await engine.readLane.recall(sessionId, recallQueryText(userText));
+    recalled = recallSwitchedOff(engine) ?? (await engine.readLane.recall(sessionId, recallQueryText(userText)));
   } catch (e) {
     if (isCommandError(e) && e.code === 'not_found') throw e;
     // Recall is best effort: the turn goes ahead without memory (reference §5.1).

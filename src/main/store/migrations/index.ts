@@ -10,6 +10,8 @@ import * as dreamEvidenceWatermark from './032-dream-evidence-watermark';
 import * as visibleFactOrder from './040-visible-fact-order';
 import * as factConfidenceOrder from './041-fact-confidence-order';
 import * as integerFactKeys from './050-integer-fact-keys';
+import * as factEdits from './080-fact-edits';
+import * as extractionRuns from './081-extraction-runs';
 
 export interface Migration {
   version: number;
@@ -21,7 +23,8 @@ export interface Migration {
  * Every schema change, in order. Append only: a shipped migration is never edited.
  * Version ranges by area keep parallel work from colliding: 1-9 foundation, 10-19 extraction,
  * 20-29 recall and search, 30-39 wiki and Dream, 40-49 doors, 50-59 store layout (rebuilds that
- * replace earlier areas' tables, so they run after all of them).
+ * replace earlier areas' tables, so they run after all of them), 80-89 the window (fact edits,
+ * pins, history, the run log the overview draws).
  */
 export const migrations: Migration[] = [
   { version: 1, name: 'foundation', up: foundation.up },
@@ -36,4 +39,6 @@ export const migrations: Migration[] = [
   { version: 40, name: 'visible-fact-order', up: visibleFactOrder.up },
   { version: 41, name: 'fact-confidence-order', up: factConfidenceOrder.up },
   { version: 50, name: 'integer-fact-keys', up: integerFactKeys.up },
+  { version: 80, name: 'fact-edits', up: factEdits.up },
+  { version: 81, name: 'extraction-runs', up: extractionRuns.up },
 ];

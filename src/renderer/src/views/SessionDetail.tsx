@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
 import { buildHash } from '../router';
-import { fmtTime, plural, shortId } from '../format';
+import { fmtTime, fmtUtc, plural, shortId } from '../format';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { QueryView } from '../components/QueryView';
 import { ForgetSessionDialog } from './ForgetSessionDialog';
+import { sessionQueries } from '../queries/sessions';
+import { factQueries } from '../queries/facts';
 import type { MessageRecord } from '../../../shared/schemas';
 
 function messageTags(m: MessageRecord): string[] {
@@ -18,37 +20,123 @@ function messageTags(m: MessageRecord): string[] {
   ].filter((t): t is string => Boolean(t));
 }
 
-export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focusSeq: number | null }) {
-  const session = useQuery({
-    queryKey: ['session', sessionId],
-    queryFn: () => api().call('sessions.get', { sessionId }),
-  });
-  const messages = useInfiniteQuery({
-    queryKey: ['messages', sessionId],
-    queryFn: ({ pageParam }) =>
-      api().call('messages.list', { sessionId, includeHidden: true, afterSeq: pageParam, limit: 500 }),
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.nextAfterSeq ?? undefined,
-  });
-  const facts = useQuery({
-    queryKey: ['facts', { sessionId }],
-    queryFn: () => api().call('facts.list', { sessionId, limit: 200, sort: 'recency' }),
-  });
+function Message({ m, sessionId, focused }: { m: MessageRecord; sessionId: string; focused: boolean }) {
+  const tags = messageTags(m);
+  const kind = m.isSummary ? 'summary' : m.hidden || m.compacted ? 'hidden' : 'visible';
+  return (
+    <li
+      id={`msg-${sessionId}-${m.seq}`}
+      tabIndex={-1}
+      className={`message role-${m.role} msg-${kind}${focused ? ' focused' : ''}`}
+      data-seq={m.seq}
+      data-message-id={m.id}
+      aria-current={focused ? 'true' : undefined}
+    >
+      <div className="message-head">
+        <span className="role">{m.role}</span>
+        <span className="muted">#{m.seq}</span>
+        {tags.map((t) => (
+          <span key={t} className="badge tag">
+            {t}
+          </span>
+        ))}
+        <span className="muted right" title={fmtUtc(m.createdAt)}>
+          {fmtTime(m.createdAt)}
+        </span>
+      </div>
+      <div className="message-body">{m.content || <span className="muted">(empty)</span>}</div>
+    </li>
+  );
+}
+
+/** The facts this session supports, all of them: pages of 100 as you ask for more. */
+function SessionFacts({ sessionId, total }: { sessionId: string; total: number }) {
+  const facts = useInfiniteQuery(factQueries.bySession(sessionId));
+  const all = useMemo(() => facts.data?.pages.flatMap((p) => p.facts) ?? [], [facts.data]);
+  return (
+    <aside className="session-facts" aria-labelledby="session-facts-heading">
+      <h3 id="session-facts-heading">
+        Facts with evidence here <span className="muted">({total.toLocaleString('en-US')})</span>
+      </h3>
+      <QueryView query={facts} isEmpty={() => all.length === 0} empty={<p className="muted">None yet.</p>}>
+        {() => (
+          <>
+            <ul className="fact-links" data-testid="session-facts">
+              {all.map((f) => (
+                <li key={f.id}>
+                  <a href={buildHash('facts', f.id)}>{f.text}</a>
+                  <div className="row-meta">
+                    <span className={`badge scope-${f.scope}`}>{f.scope}</span>
+                    <span className="reinf">×{f.reinforcement}</span>
+                    {f.recall !== 'normal' ? <span className={`badge recall-${f.recall}`}>{f.recall}</span> : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <p className="muted small" data-testid="session-facts-count">
+              Showing {all.length.toLocaleString('en-US')} of {plural(total, 'fact')}
+            </p>
+            {facts.hasNextPage ? (
+              <button
+                type="button"
+                className="load-more"
+                onClick={() => void facts.fetchNextPage()}
+                disabled={facts.isFetchingNextPage}
+              >
+                {facts.isFetchingNextPage ? 'Loading…' : 'Load more facts'}
+              </button>
+            ) : null}
+          </>
+        )}
+      </QueryView>
+    </aside>
+  );
+}
+
+/**
+ * A transcript opened at one message: by seq (evidence links) or by id (search hits). Pages
+ * keep loading until that message is here, then it is brought into view and focused.
+ */
+function useFocusedMessage(
+  sessionId: string,
+  messages: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage(): unknown },
+  all: MessageRecord[],
+  focusSeq: number | null,
+  focusMessageId: string | null,
+): number | null {
+  const target = focusMessageId
+    ? (all.find((m) => m.id === focusMessageId)?.seq ?? null)
+    : focusSeq !== null && all.some((m) => m.seq === focusSeq)
+      ? focusSeq
+      : null;
+  const wanted = focusSeq !== null || focusMessageId !== null;
+  useEffect(() => {
+    if (wanted && target === null && messages.hasNextPage && !messages.isFetchingNextPage)
+      void messages.fetchNextPage();
+  }, [wanted, target, messages.hasNextPage, messages.isFetchingNextPage]);
+  useEffect(() => {
+    if (target === null) return;
+    const el = document.getElementById(`msg-${sessionId}-${target}`);
+    el?.scrollIntoView({ block: 'center' });
+    el?.focus({ preventScroll: true });
+  }, [target, sessionId]);
+  return target ?? focusSeq;
+}
+
+export function SessionDetail({
+  sessionId,
+  focusSeq,
+  focusMessageId = null,
+}: {
+  sessionId: string;
+  focusSeq: number | null;
+  focusMessageId?: string | null;
+}) {
+  const session = useQuery(sessionQueries.detail(sessionId));
+  const messages = useInfiniteQuery(sessionQueries.messages(sessionId));
   const [forgetting, setForgetting] = useState(false);
   const all = useMemo(() => messages.data?.pages.flatMap((p) => p.messages) ?? [], [messages.data]);
-  const focusLoaded = focusSeq === null || all.some((m) => m.seq === focusSeq);
-
-  // Evidence links point at one message: keep loading until it is here, then bring it into view.
-  useEffect(() => {
-    if (!focusLoaded && messages.hasNextPage && !messages.isFetchingNextPage) void messages.fetchNextPage();
-  }, [focusLoaded, messages.hasNextPage, messages.isFetchingNextPage]);
-  useEffect(() => {
-    if (focusSeq !== null && focusLoaded) {
-      const el = document.getElementById(`msg-${sessionId}-${focusSeq}`);
-      el?.scrollIntoView({ block: 'center' });
-      el?.focus({ preventScroll: true });
-    }
-  }, [focusSeq, focusLoaded, sessionId, all.length]);
+  const focused = useFocusedMessage(sessionId, messages, all, focusSeq, focusMessageId);
 
   if (session.isPending) return <Loading label="Loading session…" />;
   if (session.isError) return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
@@ -78,7 +166,9 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
                 folder <span className="mono">{s.folderId}</span>
               </span>
             ) : null}
-            <span className="muted">{fmtTime(s.createdAt)}</span>
+            <span className="muted" title={fmtUtc(s.createdAt)}>
+              {fmtTime(s.createdAt)}
+            </span>
           </div>
         </div>
         <button type="button" className="danger" onClick={() => setForgetting(true)}>
@@ -96,45 +186,24 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
         </p>
       ) : null}
       <div className="session-columns">
-        <section className="transcript" aria-label="Transcript">
-          <h3>
+        <section className="transcript" aria-labelledby="transcript-heading">
+          <h3 id="transcript-heading">
             Transcript <span className="muted">({plural(s.messageCount, 'message')})</span>
           </h3>
-          {messages.isPending ? (
-            <Loading label="Loading transcript…" />
-          ) : messages.isError ? (
-            <ErrorState error={messages.error} onRetry={() => void messages.refetch()} />
-          ) : all.length === 0 ? (
-            <Empty title="No messages" />
-          ) : (
-            <ol className="messages" data-testid="transcript">
-              {all.map((m) => {
-                const tags = messageTags(m);
-                const kind = m.isSummary ? 'summary' : m.hidden || m.compacted ? 'hidden' : 'visible';
-                return (
-                  <li
-                    key={m.id}
-                    id={`msg-${sessionId}-${m.seq}`}
-                    tabIndex={-1}
-                    className={`message role-${m.role} msg-${kind}${m.seq === focusSeq ? ' focused' : ''}`}
-                    data-seq={m.seq}
-                  >
-                    <div className="message-head">
-                      <span className="role">{m.role}</span>
-                      <span className="muted">#{m.seq}</span>
-                      {tags.map((t) => (
-                        <span key={t} className="badge tag">
-                          {t}
-                        </span>
-                      ))}
-                      <span className="muted right">{fmtTime(m.createdAt)}</span>
-                    </div>
-                    <div className="message-body">{m.content || <span className="muted">(empty)</span>}</div>
-                  </li>
-                );
-              })}
-            </ol>
-          )}
+          <QueryView
+            query={messages}
+            loading="Loading transcript…"
+            isEmpty={() => all.length === 0}
+            empty={<Empty title="No messages" />}
+          >
+            {() => (
+              <ol className="messages" data-testid="transcript">
+                {all.map((m) => (
+                  <Message key={m.id} m={m} sessionId={sessionId} focused={m.seq === focused} />
+                ))}
+              </ol>
+            )}
+          </QueryView>
           {messages.hasNextPage ? (
             <button
               type="button"
@@ -146,32 +215,9 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
             </button>
           ) : null}
         </section>
-        <aside className="session-facts" aria-label="Facts from this session">
-          <h3>Facts with evidence here</h3>
-          {facts.isPending ? (
-            <Loading />
-          ) : facts.isError ? (
-            <ErrorState error={facts.error} onRetry={() => void facts.refetch()} />
-          ) : facts.data.facts.length === 0 ? (
-            <p className="muted">None yet.</p>
-          ) : (
-            <ul className="fact-links" data-testid="session-facts">
-              {facts.data.facts.map((f) => (
-                <li key={f.id}>
-                  <a href={buildHash('facts', f.id)}>{f.text}</a>
-                  <div className="row-meta">
-                    <span className={`badge scope-${f.scope}`}>{f.scope}</span>
-                    <span className="reinf">×{f.reinforcement}</span>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-        </aside>
+        <SessionFacts sessionId={sessionId} total={s.factCount} />
       </div>
-      {forgetting ? (
-        <ForgetSessionDialog sessionId={s.id} title={s.title} onClose={() => setForgetting(false)} />
-      ) : null}
+      {forgetting ? <ForgetSessionDialog session={s} onClose={() => setForgetting(false)} /> : null}
     </article>
   );
 }

@@ -52,7 +52,11 @@ export class ChangeFeed {
     const now = this.signature();
     const before = this.last;
     this.last = now;
-    if (!before) return null;
+    if (!before) {
+      // The settings file's current version is the baseline too.
+      refreshSettings(this.engine);
+      return null;
+    }
     const sources = (Object.keys(now) as ChangeSource[]).filter((k) => now[k] !== before[k]);
     if (sources.length === 0) return null;
     if (sources.includes('settings')) refreshSettings(this.engine);

@@ -8,7 +8,7 @@ import { contract, isCommandName } from '../../shared/contract';
 import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors';
 import { bearerMatches, ensureHttpToken } from './http-token';
 import { RENDERER_CSP_HEADER } from './csp';
-import { changeFeedFor } from './change-feed';
+import { streamChanges } from './events-stream';
 
 /** Loopback only: the door is for this user's processes and this user's browser. */
 export const HTTP_HOST = '127.0.0.1';
@@ -148,11 +148,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
     return true;
   };
 
-  /**
-   * Server-sent events: one `changed` event whenever anything in the data home changed (this
-   * process, the CLI, an agent), so the window refreshes its views. The token is required like
-   * every API call (the window reads the stream with fetch, which can send it).
-   */
+  /** The change feed as server-sent events (see events-stream.ts); the token is required as everywhere. */
   const handleEvents = (req: IncomingMessage, res: ServerResponse) => {
     if (refuseWithoutToken(req, res)) return;
     if (req.method !== 'GET') {
@@ -160,26 +156,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
         Allow: 'GET',
       });
     }
-    res.writeHead(200, {
-      ...SECURITY_HEADERS,
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-    });
-    res.write('retry: 2000\nevent: ready\ndata: {}\n\n');
-    const off = changeFeedFor(engine).subscribe((event) => {
-      res.write(`event: changed\ndata: ${JSON.stringify(event)}\n\n`);
-    });
-    // A comment now and then keeps proxies and idle timers from closing a quiet stream.
-    const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-    ping.unref();
-    req.socket.setTimeout(0);
-    const end = () => {
-      clearInterval(ping);
-      off();
-    };
-    req.on('close', end);
-    res.on('close', end);
+    streamChanges(engine, req, res, SECURITY_HEADERS);
   };
 
   const handleCommand = async (req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams) => {

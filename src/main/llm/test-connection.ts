@@ -63,6 +63,37 @@ function withModel(models: string[], model: string, elapsedMs: number): Connecti
       };
 }
 
+const NO_ENDPOINT: ConnectionCheck = {
+  ok: false,
+  status: null,
+  message: 'No endpoint is set: extraction, summaries and Dream use the built-in offline defaults.',
+  models: [],
+  modelFound: null,
+  setting: 'llm.baseUrl',
+  elapsedMs: 0,
+};
+
+const failed = (status: number | null, elapsedMs: number, why: Pick<ConnectionCheck, 'message' | 'setting'>) => ({
+  ok: false,
+  status,
+  models: [],
+  modelFound: null,
+  elapsedMs,
+  ...why,
+});
+
+/** What a network failure (nothing listening, a timeout) says, and the setting it points at. */
+function unreachable(e: unknown, url: string, timeoutMs: number): Pick<ConnectionCheck, 'message' | 'setting'> {
+  const err = e as Error & { cause?: { code?: string } };
+  const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
+  return {
+    message: timedOut
+      ? `No answer from ${url} within ${timeoutMs} ms. Check llm.baseUrl (or raise llm.timeoutMs).`
+      : `Nothing answered at ${url} (${err.cause?.code ?? err.message}). Check llm.baseUrl.`,
+    setting: 'llm.baseUrl',
+  };
+}
+
 export async function testConnection(
   options: { baseUrl: string; model: string; apiKey: string; timeoutMs: number },
   fetchImpl: typeof fetch = fetch,
@@ -70,62 +101,27 @@ export async function testConnection(
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   const baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
-  if (!baseUrl) {
-    return {
-      ok: false,
-      status: null,
-      message: 'No endpoint is set: extraction, summaries and Dream use the built-in offline defaults.',
-      models: [],
-      modelFound: null,
-      setting: 'llm.baseUrl',
-      elapsedMs: 0,
-    };
-  }
+  if (!baseUrl) return NO_ENDPOINT;
   const url = `${baseUrl}/models`;
+  let response: Response;
+  let text: string;
   try {
-    const response = await fetchImpl(url, {
+    response = await fetchImpl(url, {
       headers: options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {},
       signal: AbortSignal.timeout(options.timeoutMs),
       redirect: 'error',
     });
-    const text = (await response.text()).slice(0, MAX_BODY);
-    if (!response.ok)
-      return {
-        ok: false,
-        status: response.status,
-        models: [],
-        modelFound: null,
-        elapsedMs: elapsed(),
-        ...fromStatus(response.status, url),
-      };
-    let body: unknown = null;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return {
-        ok: false,
-        status: response.status,
-        message: `${url} answered, but not with JSON: is llm.baseUrl the OpenAI-compatible address?`,
-        models: [],
-        modelFound: null,
-        setting: 'llm.baseUrl',
-        elapsedMs: elapsed(),
-      };
-    }
-    return withModel(modelNames(body), options.model.trim(), elapsed());
+    text = (await response.text()).slice(0, MAX_BODY);
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string } };
-    const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
-    return {
-      ok: false,
-      status: null,
-      message: timedOut
-        ? `No answer from ${url} within ${options.timeoutMs} ms. Check llm.baseUrl (or raise llm.timeoutMs).`
-        : `Nothing answered at ${url} (${err.cause?.code ?? err.message}). Check llm.baseUrl.`,
-      models: [],
-      modelFound: null,
+    return failed(null, elapsed(), unreachable(e, url, options.timeoutMs));
+  }
+  if (!response.ok) return failed(response.status, elapsed(), fromStatus(response.status, url));
+  try {
+    return withModel(modelNames(JSON.parse(text)), options.model.trim(), elapsed());
+  } catch {
+    return failed(response.status, elapsed(), {
+      message: `${url} answered, but not with JSON: is llm.baseUrl the OpenAI-compatible address?`,
       setting: 'llm.baseUrl',
-      elapsedMs: elapsed(),
-    };
+    });
   }
 }

@@ -118,6 +118,61 @@ function mergeFacts(db: Db, from: FactRow, into: FactRow, edit: FactEdit, actor:
     .get(edit.kind ?? into.kind, confidence, recall, now, into.seq, into.seq) as FactRow;
 }
 
+/** The fact as the edit would leave it. */
+function editedValues(row: FactRow, edit: FactEdit) {
+  const text = edit.text === undefined ? row.text : normalizeFactText(edit.text);
+  const scope = edit.target?.scope ?? row.scope;
+  const key = edit.target?.key ?? row.scope_key;
+  return {
+    text,
+    scope,
+    key,
+    kind: edit.kind ?? row.kind,
+    confidence: edit.confidence ?? row.confidence,
+    moved: scope !== row.scope || key !== row.scope_key,
+    textChanged: text !== row.text,
+  };
+}
+
+type Edited = ReturnType<typeof editedValues>;
+
+const conflictWith = (twin: FactRow, next: Edited) =>
+  new CommandError(
+    'conflict',
+    `text: the same fact already exists in ${next.scope}${next.key ? ` ${next.key}` : ''} (${twin.id}: "${twin.text}"); ` +
+      'merge them (merge: true) or word this one differently',
+    'text',
+  );
+
+/** Writes the edited row, then its index row and scope counts when the words or the scope moved. */
+function applyEdit(db: Db, row: FactRow, next: Edited, scopeId: number, folded: string, now: number): FactRow {
+  const updated = db
+    .prepare(
+      `UPDATE memory_facts SET text = ?, kind = ?, confidence = ?, scope_id = ?, scope = ?, scope_key = ?,
+         normalized_key = ?, updated_at = ?,
+         requested_scope = CASE WHEN ? THEN NULL ELSE requested_scope END,
+         coercion_reason = CASE WHEN ? THEN NULL ELSE coercion_reason END
+       WHERE seq = ? RETURNING *`,
+    )
+    .get(
+      next.text,
+      next.kind,
+      next.confidence,
+      scopeId,
+      next.scope,
+      next.key,
+      factKeyOfFolded(folded),
+      now,
+      // A person placed the fact: the extractor's coercion note no longer describes it.
+      next.moved ? 1 : 0,
+      next.moved ? 1 : 0,
+      row.seq,
+    ) as FactRow;
+  if (next.moved) moveScopeCount(db, row.scope_id, scopeId);
+  if (next.moved || next.textChanged) reindex(db, row.seq, next.scope, next.key, next.text);
+  return updated;
+}
+
 /**
  * Applies a person's edit. When the new text (or scope) makes the fact equal to another fact in
  * the target scope, the edit is refused with a conflict naming that fact, unless `merge` is set:
@@ -131,58 +186,21 @@ export function editFact(
 ): EditResult {
   const row = getFactRow(db, factId);
   if (!row) throw notFound('fact', factId, 'factId');
-  const text = edit.text === undefined ? row.text : normalizeFactText(edit.text);
-  const scope = edit.target?.scope ?? row.scope;
-  const key = edit.target?.key ?? row.scope_key;
-  const kind = edit.kind ?? row.kind;
-  const confidence = edit.confidence ?? row.confidence;
-  const moved = scope !== row.scope || key !== row.scope_key;
-  const textChanged = text !== row.text;
-  if (!moved && !textChanged && kind === row.kind && confidence === row.confidence) {
-    return { fact: toFact(row), changed: false, mergedInto: null };
-  }
-  const scopeId = moved ? scopeIdFor(db, scope, key) : row.scope_id;
-  const folded = foldForKey(text);
+  const next = editedValues(row, edit);
+  const same = !next.moved && !next.textChanged && next.kind === row.kind && next.confidence === row.confidence;
+  if (same) return { fact: toFact(row), changed: false, mergedInto: null };
+  const scopeId = next.moved ? scopeIdFor(db, next.scope, next.key) : row.scope_id;
+  const folded = foldForKey(next.text);
   const twin = findFolded(db, scopeId, folded);
   if (twin && twin.seq !== row.seq) {
-    if (!options.merge) {
-      throw new CommandError(
-        'conflict',
-        `text: the same fact already exists in ${scope}${key ? ` ${key}` : ''} (${twin.id}: "${twin.text}"); ` +
-          'merge them (merge: true) or word this one differently',
-        'text',
-      );
-    }
+    if (!options.merge) throw conflictWith(twin, next);
     const merged = mergeFacts(db, row, twin, edit, options.actor, options.now);
     // A scope row created for the move but left unused must not linger.
     db.prepare('DELETE FROM memory_scopes WHERE id = ? AND facts <= 0').run(scopeId);
     return { fact: toFact(merged), changed: true, mergedInto: merged.id };
   }
   writeHistory(db, row, 'edit', options.actor, options.now);
-  const updated = db
-    .prepare(
-      `UPDATE memory_facts SET text = ?, kind = ?, confidence = ?, scope_id = ?, scope = ?, scope_key = ?,
-         normalized_key = ?, updated_at = ?,
-         requested_scope = CASE WHEN ? THEN NULL ELSE requested_scope END,
-         coercion_reason = CASE WHEN ? THEN NULL ELSE coercion_reason END
-       WHERE seq = ? RETURNING *`,
-    )
-    .get(
-      text,
-      kind,
-      confidence,
-      scopeId,
-      scope,
-      key,
-      factKeyOfFolded(folded),
-      options.now,
-      // A person placed the fact: the extractor's coercion note no longer describes it.
-      moved ? 1 : 0,
-      moved ? 1 : 0,
-      row.seq,
-    ) as FactRow;
-  if (moved) moveScopeCount(db, row.scope_id, scopeId);
-  if (moved || textChanged) reindex(db, row.seq, scope, key, text);
+  const updated = applyEdit(db, row, next, scopeId, folded, options.now);
   return { fact: toFact(updated), changed: true, mergedInto: null };
 }
 

@@ -29,7 +29,7 @@ export const stripComments = (body: string): string => body.replace(/[ \t]*<!--[
 /** "message #3" -> a link into the session's transcript at that message. */
 export const linkMessages = (body: string): string =>
   body.replace(
-    /(^|[^\[\w])message #(\d+)\b/g,
+    /(^|[^[\w])message #(\d+)\b/g,
     (_m, lead: string, seq: string) => `${lead}[message #${seq}](evoflux-msg:${seq})`,
   );
 

@@ -31,6 +31,28 @@ export interface ApiClient {
 
 const isRefusedToken = (e: unknown) => e instanceof ApiError && e.status === 401;
 
+/** Listens on the current transport, and moves to the new one when the token changes. */
+function followTransport(
+  current: () => Transport,
+  authListeners: Set<() => void>,
+  listener: (notice: ChangeNotice) => void,
+  refuse: () => void,
+): () => void {
+  let on = current();
+  let off = on.subscribe(listener, refuse);
+  const follow = () => {
+    if (on === current()) return;
+    off();
+    on = current();
+    off = on.subscribe(listener, refuse);
+  };
+  authListeners.add(follow);
+  return () => {
+    authListeners.delete(follow);
+    off();
+  };
+}
+
 /**
  * The window's one client. Over HTTP it follows the token: one arriving in the address bar of
  * an open tab (the printed address opened again) is taken without a reload, and a token the
@@ -84,25 +106,7 @@ export function createClient(win: WindowLike & { addEventListener?: Window['addE
         throw e;
       }
     },
-    subscribe: (listener) => {
-      let current = transport;
-      let off = current.subscribe(listener, refuse);
-      // Follow the transport when the token changes.
-      const offAuth = (() => {
-        const fn = () => {
-          if (current === transport) return;
-          off();
-          current = transport;
-          off = current.subscribe(listener, refuse);
-        };
-        authListeners.add(fn);
-        return () => authListeners.delete(fn);
-      })();
-      return () => {
-        offAuth();
-        off();
-      };
-    },
+    subscribe: (listener) => followTransport(() => transport, authListeners, listener, refuse),
     onAuthChange: (listener) => {
       authListeners.add(listener);
       return () => void authListeners.delete(listener);

@@ -3,8 +3,32 @@ import { useQuery } from '@tanstack/react-query';
 import { scopeQueries } from '../queries/misc';
 import type { Scope } from '../../../shared/domain';
 import { fmtDate, plural } from '../format';
+import type { Output } from '../api/client';
 
 const LIMIT = 100;
+
+type Context = Output<'scopes.list'>['contexts'][number];
+
+/** "billing (2 facts, 3 sessions)"; a session by its title and day. */
+const optionLabel = (c: Context, countLabel: string) =>
+  c.scope === 'session'
+    ? `${c.label} · ${fmtDate(c.lastActiveAt)} (${plural(c.facts, countLabel)})`
+    : `${c.label} (${plural(c.facts, countLabel)}, ${plural(c.sessions, 'session')})`;
+
+function Placeholder({
+  allowAny,
+  pending,
+  scope,
+  value,
+}: {
+  allowAny: boolean;
+  pending: boolean;
+  scope: string;
+  value?: string;
+}) {
+  if (allowAny) return <option value="">{pending ? 'loading…' : `any ${scope}`}</option>;
+  return value === undefined ? <option value="">choose a {scope}…</option> : null;
+}
 
 /**
  * Picks an existing project, workspace, folder or session (with its fact count) instead of
@@ -56,13 +80,11 @@ export function ContextSelect({
         onChange={(e) => onChange(e.target.value || undefined)}
         data-testid={`context-${scope}`}
       >
-        {allowAny ? <option value="">{list.isPending ? 'loading…' : `any ${scope}`}</option> : null}
-        {!allowAny && value === undefined ? <option value="">choose a {scope}…</option> : null}
-        {!known && value !== undefined ? <option value={value}>{value}</option> : null}
+        <Placeholder allowAny={allowAny} pending={list.isPending} scope={scope} value={value} />
+        {known ? null : <option value={value}>{value}</option>}
         {contexts.map((c) => (
           <option key={c.key} value={c.key}>
-            {scope === 'session' ? `${c.label} · ${fmtDate(c.lastActiveAt)}` : c.label} ({plural(c.facts, countLabel)}
-            {scope !== 'session' ? `, ${plural(c.sessions, 'session')}` : ''})
+            {optionLabel(c, countLabel)}
           </option>
         ))}
       </select>

@@ -1,6 +1,19 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
-const KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp', 'j', 'k']);
+const STEPS: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: 10, PageUp: -10 };
+
+/** Where a navigation key moves from `index` in a list of `length`, or null for other keys. */
+export function rovingTarget(key: string, index: number, length: number): number | null {
+  let next: number;
+  if (key in STEPS) next = index + STEPS[key]!;
+  else if (key === 'Home') next = 0;
+  else if (key === 'End') next = length - 1;
+  else return null;
+  return Math.max(0, Math.min(length - 1, next));
+}
+
+const isActivation = (e: KeyboardEvent) =>
+  (e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).dataset.rovingId !== undefined;
 
 /**
  * Roving focus for a list: the list is one Tab stop (only the active item has tabIndex 0) and
@@ -20,48 +33,42 @@ export function useRoving<T>({
   reveal?(index: number): void;
   onActivate?(item: T, index: number): void;
 }) {
-  const [activeId, setActiveId] = useState<string | null>(initialId ?? null);
+  const [activeId, setActiveId] = useState<string | null>(null);
   const pendingFocus = useRef<string | null>(null);
   const container = useRef<HTMLElement | null>(null);
   const ids = items.map(idOf);
-  const activeIndex = Math.max(0, activeId === null ? 0 : ids.indexOf(activeId));
-  const currentId = ids[activeIndex] ?? null;
-
-  useEffect(() => {
-    if (initialId && ids.includes(initialId)) setActiveId(initialId);
-  }, [initialId]);
+  // The item focus was last on; else the selected one; else the first.
+  const currentId =
+    activeId !== null && ids.includes(activeId) ? activeId : initialId && ids.includes(initialId) ? initialId : ids[0];
+  const activeIndex = currentId === undefined ? 0 : ids.indexOf(currentId);
 
   const focusItem = useCallback((id: string) => {
     const el = container.current?.querySelector<HTMLElement>(`[data-roving-id="${CSS.escape(id)}"]`);
-    if (el) {
-      el.focus({ preventScroll: false });
-      pendingFocus.current = null;
-    } else pendingFocus.current = id;
+    pendingFocus.current = el ? null : id;
+    el?.focus();
   }, []);
 
   // A virtualized row renders a frame after the scroll: focus it once it exists.
   useEffect(() => {
-    if (!pendingFocus.current) return;
     const id = pendingFocus.current;
+    if (!id) return;
     const frame = requestAnimationFrame(() => focusItem(id));
     return () => cancelAnimationFrame(frame);
   });
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (items.length === 0) return;
-    if (e.key === 'Enter' || e.key === ' ') {
+    if (items.length === 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (isActivation(e)) {
       const item = items[activeIndex];
-      if (item && onActivate && (e.target as HTMLElement).dataset.rovingId !== undefined) {
+      if (item && onActivate) {
         e.preventDefault();
         onActivate(item, activeIndex);
       }
       return;
     }
-    if (!KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const next = rovingTarget(e.key, activeIndex, items.length);
+    if (next === null) return;
     e.preventDefault();
-    const step = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: 10, PageUp: -10 }[e.key as string];
-    let next = step === undefined ? (e.key === 'Home' ? 0 : items.length - 1) : activeIndex + step;
-    next = Math.max(0, Math.min(items.length - 1, next));
     const id = ids[next]!;
     setActiveId(id);
     reveal?.(next);
@@ -70,12 +77,12 @@ export function useRoving<T>({
 
   const itemProps = (item: T) => {
     const id = idOf(item);
-    return {
-      'data-roving-id': id,
-      tabIndex: id === currentId ? 0 : -1,
-      onFocus: () => setActiveId(id),
-    };
+    return { 'data-roving-id': id, tabIndex: id === currentId ? 0 : -1, onFocus: () => setActiveId(id) };
   };
 
-  return { container, onKeyDown, itemProps, activeIndex, activeId: currentId, setActiveId };
+  const attachList = useCallback((el: HTMLElement | null) => {
+    container.current = el;
+  }, []);
+
+  return { attachList, onKeyDown, itemProps, activeIndex, focusItem, setActiveId };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Output } from '../api/client';
 import { describeError } from '../api/errors';
@@ -68,79 +68,88 @@ function PendingCard({ status }: { status: Status }) {
   );
 }
 
-const dirty = (a: { enabled: boolean; schedule: string }, b: { enabled: boolean; schedule: string }) =>
-  a.enabled !== b.enabled || a.schedule.trim() !== b.schedule.trim();
+type Schedule = { enabled: boolean; schedule: string };
+const SCHEDULE_HELP = 'The schedule is kept in UTC in settings.yaml; times below are shown in your local time.';
+const dirty = (a: Schedule, b: Schedule) => a.enabled !== b.enabled || a.schedule.trim() !== b.schedule.trim();
 
-function ScheduleCard({ status }: { status: Status }) {
+function useScheduleSave(adopt: (s: Schedule) => void) {
   const client = useQueryClient();
-  const config = useQuery({
-    queryKey: [...dreamKeys.all, 'config'],
-    queryFn: () => api().call('dream.config.get', {}),
-  });
-  const [draft, setDraft] = useState<{ enabled: boolean; schedule: string } | null>(null);
-  // Adopt server values by value, so a refetch never wipes an edit in progress.
-  useEffect(() => {
-    if (config.data && (!draft || !dirty(draft, config.data))) setDraft({ ...config.data });
-  }, [config.data?.enabled, config.data?.schedule]);
-  const isDirty = !!(draft && config.data && dirty(draft, config.data));
-  const save = useMutation({
-    mutationFn: (d: { enabled: boolean; schedule: string }) =>
+  return useMutation({
+    mutationFn: (d: Schedule) =>
       api().call('dream.config.set', { enabled: d.enabled, schedule: d.schedule.trim() || '0 2 * * *' }),
-    onSuccess: async (saved) => {
-      setDraft({ ...saved });
+    onSuccess: async (next) => {
+      adopt({ ...next });
       await client.invalidateQueries({ queryKey: dreamKeys.all });
       await client.invalidateQueries({ queryKey: settingsKeys.all });
     },
+  });
+}
+
+function ScheduleForm({ saved }: { saved: Schedule }) {
+  const [draft, setDraft] = useState<Schedule>(saved);
+  const [seen, setSeen] = useState(saved);
+  // Adopt new saved values by value, so a refetch never wipes an edit in progress.
+  if (dirty(seen, saved)) {
+    setSeen(saved);
+    if (!dirty(draft, seen)) setDraft(saved);
+  }
+  const save = useScheduleSave(setDraft);
+  const isDirty = dirty(draft, saved);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (isDirty) save.mutate(draft);
+      }}
+    >
+      <label className="inline-check">
+        <input
+          type="checkbox"
+          checked={draft.enabled}
+          onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
+        />
+        Run on a schedule
+      </label>
+      <label className="stacked small">
+        Cron expression (5 fields, in UTC)
+        <input
+          className="mono"
+          value={draft.schedule}
+          placeholder="0 2 * * *"
+          disabled={!draft.enabled}
+          aria-describedby="schedule-help"
+          aria-invalid={save.isError}
+          onChange={(e) => setDraft({ ...draft, schedule: e.target.value })}
+        />
+      </label>
+      <p className="muted small" id="schedule-help">
+        {SCHEDULE_HELP}
+      </p>
+      <div className="editor-actions">
+        <button type="submit" disabled={!isDirty || save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save'}
+        </button>
+        {isDirty ? <span className="muted small">Unsaved</span> : null}
+      </div>
+      {save.isError ? (
+        <p className="error-text small" role="alert">
+          {describeError(save.error)}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function ScheduleCard({ status }: { status: Status }) {
+  const config = useQuery({
+    queryKey: [...dreamKeys.all, 'config'],
+    queryFn: () => api().call('dream.config.get', {}),
   });
   return (
     <section className="card" aria-labelledby="schedule-heading">
       <h3 id="schedule-heading">Schedule</h3>
       <QueryView query={config} loading="Loading the schedule…">
-        {() =>
-          draft ? (
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (isDirty) save.mutate(draft);
-              }}
-            >
-              <label className="inline-check">
-                <input
-                  type="checkbox"
-                  checked={draft.enabled}
-                  onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
-                />
-                Run on a schedule
-              </label>
-              <label className="stacked small">
-                Cron expression (5 fields, in UTC)
-                <input
-                  className="mono"
-                  value={draft.schedule}
-                  placeholder="0 2 * * *"
-                  disabled={!draft.enabled}
-                  aria-describedby="schedule-help"
-                  aria-invalid={save.isError}
-                  onChange={(e) => setDraft({ ...draft, schedule: e.target.value })}
-                />
-              </label>
-              <p className="muted small" id="schedule-help">
-                The schedule is kept in UTC in settings.yaml; times below are shown in your local time.
-              </p>
-              <div className="editor-actions">
-                <button type="submit" disabled={!isDirty || save.isPending}>
-                  {save.isPending ? 'Saving…' : 'Save'}
-                </button>
-                {isDirty ? <span className="muted small">Unsaved</span> : null}
-              </div>
-              {save.isError ? (
-                <p className="error-text small" role="alert">
-                  {describeError(save.error)}
-                </p>
-              ) : null}
-            </form>
-          ) : null
-        }
+        {(saved) => <ScheduleForm saved={saved} />}
       </QueryView>
       <div className="muted small spaced-top" data-testid="dream-next-run">
         Next run:{' '}
@@ -241,15 +250,11 @@ function LastRuns({ runs }: { runs: Status['lastRuns'] }) {
   );
 }
 
-export function DreamView() {
+/** Run Dream now (draining), following its progress, with the outcome shown and read out. */
+function useDreamRun() {
   const client = useQueryClient();
   const announce = useAnnounce();
   const [runningHere, setRunningHere] = useState(false);
-  const status = useQuery({
-    ...dreamQueries.status(),
-    // While a run is in progress (here or by the schedule), follow it closely.
-    refetchInterval: (q) => (runningHere || q.state.data?.running ? 1_200 : false),
-  });
   const [result, setResult] = useState<{ text: string; failed: boolean } | null>(null);
   const run = useMutation({
     mutationFn: () => api().call('dream.run', { drain: true }),
@@ -266,8 +271,31 @@ export function DreamView() {
     },
     onError: (e) => setResult({ text: describeError(e), failed: true }),
   });
-  const s = status.data;
-  const running = runningHere || !!s?.running;
+  return { run, result, runningHere };
+}
+
+function Progress({ s }: { s: Status | undefined }) {
+  return (
+    <div data-testid="dream-progress">
+      <div className="progress" role="progressbar" aria-label="Dream is running">
+        <div />
+      </div>
+      <div className="muted small">
+        Dream is running…{' '}
+        {s ? `${plural(s.pendingSessions, 'session')} and ${plural(s.pendingNotes, 'note')} still pending.` : ''}
+      </div>
+    </div>
+  );
+}
+
+export function DreamView() {
+  const { run, result, runningHere } = useDreamRun();
+  const status = useQuery({
+    ...dreamQueries.status(),
+    // While a run is in progress (here or by the schedule), follow it closely.
+    refetchInterval: (q) => (runningHere || q.state.data?.running ? 1_200 : false),
+  });
+  const running = runningHere || !!status.data?.running;
   return (
     <div className="page" data-testid="dream-view">
       <div className="page-header">
@@ -283,17 +311,7 @@ export function DreamView() {
           {running ? 'Running…' : 'Run Dream now'}
         </button>
       </div>
-      {running ? (
-        <div data-testid="dream-progress">
-          <div className="progress" role="progressbar" aria-label="Dream is running">
-            <div />
-          </div>
-          <div className="muted small">
-            Dream is running…{' '}
-            {s ? `${plural(s.pendingSessions, 'session')} and ${plural(s.pendingNotes, 'note')} still pending.` : ''}
-          </div>
-        </div>
-      ) : null}
+      {running ? <Progress s={status.data} /> : null}
       {result ? (
         <div className={`toast${result.failed ? ' error' : ''}`} data-testid="dream-result">
           {result.text} <a href={buildHash('wiki', null, { path: 'INDEX.md' })}>Open INDEX.md</a>

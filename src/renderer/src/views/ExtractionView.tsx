@@ -32,6 +32,46 @@ function FixHint({ error }: { error: string | null }) {
   );
 }
 
+function LeaseCell({ s }: { s: Cursor }) {
+  if (!s.leaseOwner) return <span className="muted">—</span>;
+  return (
+    <>
+      <span className="mono wrap-anywhere">{s.leaseOwner}</span>
+      <div className={s.leaseLive ? '' : 'muted'} title={fmtUtc(s.leaseExpiresAt)}>
+        {s.leaseLive ? 'live' : 'expired'} · {fmtTime(s.leaseExpiresAt)}
+      </div>
+    </>
+  );
+}
+
+function AttemptsCell({ s }: { s: Cursor }) {
+  return (
+    <>
+      {s.attempts} attempts
+      {s.consecutiveFailures ? <div className="status-failed">{s.consecutiveFailures} failed in a row</div> : null}
+      {s.lastError ? <div className="status-failed wrap-anywhere">{s.lastError}</div> : null}
+      {s.lastError && s.status === 'failed' ? <FixHint error={s.lastError} /> : null}
+      {s.nextAttemptAt ? (
+        <div className="muted" title={fmtUtc(s.nextAttemptAt)}>
+          next try {fmtTime(s.nextAttemptAt)}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function ActionCell({ s, busy, run }: { s: Cursor; busy: boolean; run(retry: boolean): void }) {
+  return s.status === 'failed' ? (
+    <button type="button" className="primary" disabled={busy} onClick={() => run(true)}>
+      {busy ? 'Retrying…' : 'Retry'}
+    </button>
+  ) : (
+    <button type="button" disabled={busy || s.leaseLive} onClick={() => run(false)}>
+      {busy ? 'Running…' : 'Run now'}
+    </button>
+  );
+}
+
 function CursorRow({ s, busy, run }: { s: Cursor; busy: boolean; run(retry: boolean): void }) {
   return (
     <tr data-session-id={s.sessionId} data-status={s.status}>
@@ -50,27 +90,10 @@ function CursorRow({ s, busy, run }: { s: Cursor; busy: boolean; run(retry: bool
         </div>
       </td>
       <td className="small">
-        {s.leaseOwner ? (
-          <>
-            <span className="mono wrap-anywhere">{s.leaseOwner}</span>
-            <div className={s.leaseLive ? '' : 'muted'} title={fmtUtc(s.leaseExpiresAt)}>
-              {s.leaseLive ? 'live' : 'expired'} · {fmtTime(s.leaseExpiresAt)}
-            </div>
-          </>
-        ) : (
-          <span className="muted">—</span>
-        )}
+        <LeaseCell s={s} />
       </td>
       <td className="small">
-        {s.attempts} attempts
-        {s.consecutiveFailures ? <div className="status-failed">{s.consecutiveFailures} failed in a row</div> : null}
-        {s.lastError ? <div className="status-failed wrap-anywhere">{s.lastError}</div> : null}
-        {s.lastError && s.status === 'failed' ? <FixHint error={s.lastError} /> : null}
-        {s.nextAttemptAt ? (
-          <div className="muted" title={fmtUtc(s.nextAttemptAt)}>
-            next try {fmtTime(s.nextAttemptAt)}
-          </div>
-        ) : null}
+        <AttemptsCell s={s} />
       </td>
       <td>
         {s.factsStored}
@@ -80,31 +103,19 @@ function CursorRow({ s, busy, run }: { s: Cursor; busy: boolean; run(retry: bool
         </div>
       </td>
       <td>
-        {s.status === 'failed' ? (
-          <button type="button" className="primary" disabled={busy} onClick={() => run(true)}>
-            {busy ? 'Retrying…' : 'Retry'}
-          </button>
-        ) : (
-          <button type="button" disabled={busy || s.leaseLive} onClick={() => run(false)}>
-            {busy ? 'Running…' : 'Run now'}
-          </button>
-        )}
+        <ActionCell s={s} busy={busy} run={run} />
       </td>
     </tr>
   );
 }
 
-export function ExtractionView() {
+type Result = { sessionId: string; text: string; failed: boolean; error: string | null };
+
+/** Run now / Retry, with the outcome shown and read out. */
+function useExtractionRun() {
   const client = useQueryClient();
   const announce = useAnnounce();
-  // Leases expire on their own; the change feed covers writes, this covers the clock.
-  const status = useQuery({ ...extractionQueries.status(), refetchInterval: 30_000 });
-  const [result, setResult] = useState<{
-    sessionId: string;
-    text: string;
-    failed: boolean;
-    error: string | null;
-  } | null>(null);
+  const [result, setResult] = useState<Result | null>(null);
   const run = useMutation({
     mutationFn: ({ sessionId, retry }: { sessionId: string; retry: boolean }) =>
       api().call(retry ? 'extraction.retry' : 'extraction.run', { sessionId }),
@@ -116,8 +127,45 @@ export function ExtractionView() {
     },
     onError: (e, v) => setResult({ sessionId: v.sessionId, text: describeError(e), failed: true, error: null }),
   });
-  const titleOf = (id: string) => status.data?.sessions.find((x) => x.sessionId === id)?.title ?? shortId(id);
+  return { run, result };
+}
 
+function CursorTable({ d, run }: { d: Output<'extraction.status'>; run: ReturnType<typeof useExtractionRun>['run'] }) {
+  return (
+    <div className="table-wrap">
+      <table className="grid" data-testid="extraction-table">
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col">Cursor</th>
+            <th scope="col">Lease</th>
+            <th scope="col">Attempts and errors</th>
+            <th scope="col">Facts</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.sessions.map((s) => (
+            <CursorRow
+              key={s.sessionId}
+              s={s}
+              busy={run.isPending && run.variables?.sessionId === s.sessionId}
+              run={(retry) => run.mutate({ sessionId: s.sessionId, retry })}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ExtractionView() {
+  // Leases expire on their own; the change feed covers writes, this covers the clock.
+  const status = useQuery({ ...extractionQueries.status(), refetchInterval: 30_000 });
+  const { run, result } = useExtractionRun();
+  const titleOf = (id: string) => status.data?.sessions.find((x) => x.sessionId === id)?.title ?? shortId(id);
   return (
     <div className="page" data-testid="extraction-view">
       <div className="page-header">
@@ -141,34 +189,7 @@ export function ExtractionView() {
         isEmpty={(d) => d.sessions.length === 0}
         empty={<Empty title="No sessions to extract from yet" />}
       >
-        {(d) => (
-          <div className="table-wrap">
-            <table className="grid" data-testid="extraction-table">
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col">Cursor</th>
-                  <th scope="col">Lease</th>
-                  <th scope="col">Attempts and errors</th>
-                  <th scope="col">Facts</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.sessions.map((s) => (
-                  <CursorRow
-                    key={s.sessionId}
-                    s={s}
-                    busy={run.isPending && run.variables?.sessionId === s.sessionId}
-                    run={(retry) => run.mutate({ sessionId: s.sessionId, retry })}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {(d) => <CursorTable d={d} run={run} />}
       </QueryView>
     </div>
   );

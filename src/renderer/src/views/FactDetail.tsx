@@ -23,34 +23,36 @@ const scopeLabel = (s: { scope: string; key: string }) =>
   s.key ? `${s.scope} · ${s.key}` : `${s.scope} (every session)`;
 const choiceValue = (s: { scope: string; key: string }) => `${s.scope}\u0000${s.key}`;
 
-function FactEditor({ fact, onDone }: { fact: Fact; onDone(nextId?: string): void }) {
+interface Draft {
+  text: string;
+  kind: FactKind;
+  confidence: Fact['confidence'];
+  target: string;
+}
+
+/** Saves what changed; on a merge, leaves the merged-away fact before anything asks for it again. */
+function useFactSave(fact: Fact, draft: Draft, onDone: (nextId?: string) => void) {
   const client = useQueryClient();
   const announce = useAnnounce();
-  const [text, setText] = useState(fact.text);
-  const [kind, setKind] = useState<FactKind>(fact.kind);
-  const [confidence, setConfidence] = useState(fact.confidence);
-  const [target, setTarget] = useState(choiceValue({ scope: fact.scope, key: fact.scopeKey }));
-  const choices = fact.scopeChoices.filter((c) => c.scope !== 'user' || USER_SCOPE_KINDS.includes(kind));
-  const save = useMutation({
+  return useMutation({
     mutationFn: (merge: boolean) => {
-      const chosen = choices.find((c) => choiceValue(c) === target);
+      const chosen = fact.scopeChoices.find((c) => choiceValue(c) === draft.target);
       const moved = chosen && (chosen.scope !== fact.scope || chosen.key !== fact.scopeKey);
       return api().call('facts.update', {
         factId: fact.id,
-        text: text !== fact.text ? text : undefined,
-        kind: kind !== fact.kind ? kind : undefined,
-        confidence: confidence !== fact.confidence ? confidence : undefined,
+        text: draft.text !== fact.text ? draft.text : undefined,
+        kind: draft.kind !== fact.kind ? draft.kind : undefined,
+        confidence: draft.confidence !== fact.confidence ? draft.confidence : undefined,
         ...(moved ? { scope: chosen.scope, scopeKey: chosen.key } : {}),
         merge,
         actor: 'window',
       });
     },
     onSuccess: async (r) => {
-      // Leave the merged-away fact first, so nothing asks for it again.
       onDone(r.mergedInto ?? undefined);
       if (r.mergedInto) {
         announce(
-          `Merged: “${text}” is now one fact with “${r.fact.text}” (${plural(r.fact.reinforcement, 'supporting session')}).`,
+          `Merged: “${draft.text}” is now one fact with “${r.fact.text}” (${plural(r.fact.reinforcement, 'supporting session')}).`,
         );
         client.removeQueries({ queryKey: factKeys.detail(fact.id) });
         client.removeQueries({ queryKey: factKeys.history(fact.id) });
@@ -58,25 +60,27 @@ function FactEditor({ fact, onDone }: { fact: Fact; onDone(nextId?: string): voi
       await invalidateEverything(client);
     },
   });
-  const conflict = save.error instanceof ApiError && save.error.code === 'conflict';
-  const kindBlocksUser = !USER_SCOPE_KINDS.includes(kind) && target === choiceValue({ scope: 'user', key: '' });
+}
+
+function EditorFields({ fact, draft, set }: { fact: Fact; draft: Draft; set(d: Partial<Draft>): void }) {
+  const choices = fact.scopeChoices.filter((c) => c.scope !== 'user' || USER_SCOPE_KINDS.includes(draft.kind));
+  const blocked = !USER_SCOPE_KINDS.includes(draft.kind) && draft.target === choiceValue({ scope: 'user', key: '' });
   return (
-    <form
-      className="fact-editor card"
-      aria-label="Edit fact"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate(false);
-      }}
-    >
+    <>
       <label className="stacked">
         Text
-        <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} maxLength={500} required />
+        <textarea
+          value={draft.text}
+          onChange={(e) => set({ text: e.target.value })}
+          rows={3}
+          maxLength={500}
+          required
+        />
       </label>
       <div className="editor-row">
         <label className="stacked">
           Kind
-          <select value={kind} onChange={(e) => setKind(e.target.value as FactKind)}>
+          <select value={draft.kind} onChange={(e) => set({ kind: e.target.value as FactKind })}>
             {FACT_KINDS.map((k) => (
               <option key={k}>{k}</option>
             ))}
@@ -84,18 +88,18 @@ function FactEditor({ fact, onDone }: { fact: Fact; onDone(nextId?: string): voi
         </label>
         <label className="stacked">
           Scope
-          <select value={target} onChange={(e) => setTarget(e.target.value)} data-testid="edit-scope">
+          <select value={draft.target} onChange={(e) => set({ target: e.target.value })} data-testid="edit-scope">
             {choices.map((c) => (
               <option key={choiceValue(c)} value={choiceValue(c)}>
                 {scopeLabel(c)}
               </option>
             ))}
-            {kindBlocksUser ? <option value={target}>user (not for this kind)</option> : null}
+            {blocked ? <option value={draft.target}>user (not for this kind)</option> : null}
           </select>
         </label>
         <label className="stacked">
           Confidence
-          <select value={confidence} onChange={(e) => setConfidence(e.target.value as typeof confidence)}>
+          <select value={draft.confidence} onChange={(e) => set({ confidence: e.target.value as Draft['confidence'] })}>
             {CONFIDENCES.map((c) => (
               <option key={c}>{c}</option>
             ))}
@@ -105,6 +109,30 @@ function FactEditor({ fact, onDone }: { fact: Fact; onDone(nextId?: string): voi
       <p className="muted small">
         Scopes offered are the ones every supporting session can see; user scope is only for preferences and profile.
       </p>
+    </>
+  );
+}
+
+function FactEditor({ fact, onDone }: { fact: Fact; onDone(nextId?: string): void }) {
+  const [draft, setDraft] = useState<Draft>({
+    text: fact.text,
+    kind: fact.kind,
+    confidence: fact.confidence,
+    target: choiceValue({ scope: fact.scope, key: fact.scopeKey }),
+  });
+  const save = useFactSave(fact, draft, onDone);
+  const conflict = save.error instanceof ApiError && save.error.code === 'conflict';
+  const blocked = !USER_SCOPE_KINDS.includes(draft.kind) && draft.target === choiceValue({ scope: 'user', key: '' });
+  return (
+    <form
+      className="fact-editor card"
+      aria-label="Edit fact"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(false);
+      }}
+    >
+      <EditorFields fact={fact} draft={draft} set={(d) => setDraft({ ...draft, ...d })} />
       {save.isError ? (
         <div className="error-text" role="alert">
           {conflict
@@ -120,7 +148,7 @@ function FactEditor({ fact, onDone }: { fact: Fact; onDone(nextId?: string): voi
         </div>
       ) : null}
       <div className="editor-actions">
-        <button type="submit" className="primary" disabled={save.isPending || !text.trim() || kindBlocksUser}>
+        <button type="submit" className="primary" disabled={save.isPending || !draft.text.trim() || blocked}>
           {save.isPending ? 'Saving…' : 'Save'}
         </button>
         <button type="button" onClick={() => onDone()}>

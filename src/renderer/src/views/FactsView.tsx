@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type VirtualItem } from '@tanstack/react-virtual';
 import { buildHash, navigate, type Route } from '../router';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { ContextSelect } from '../components/ContextSelect';
@@ -65,19 +65,39 @@ function FactRow({ fact, selected }: { fact: FactRecord; selected: boolean }) {
   );
 }
 
-function Filters({ filter, go }: { filter: FactFilter; go(f: FactFilter): void }) {
+/** The words box: typing narrows the list after a short pause; a new address (back, a link) resets it. */
+function WordsInput({ filter, go }: { filter: FactFilter; go(f: FactFilter): void }) {
   const [text, setText] = useState(filter.text ?? '');
-  useEffect(() => setText(filter.text ?? ''), [filter.text]);
-  // Typing narrows the list after a short pause, not on every keystroke.
+  const [seen, setSeen] = useState(filter.text);
+  if (seen !== filter.text) {
+    setSeen(filter.text);
+    if ((filter.text ?? '') !== text.trim()) setText(filter.text ?? '');
+  }
   useEffect(() => {
     const t = setTimeout(() => {
       const next = text.trim() || undefined;
       if (next !== filter.text) go({ ...filter, text: next, sort: next ? 'relevance' : 'reinforcement' });
     }, 250);
     return () => clearTimeout(t);
-  }, [text]);
+  }, [text, filter, go]);
   return (
-    <form className="filters" onSubmit={(e) => e.preventDefault()} role="search" aria-label="Filter facts">
+    <label className="grow">
+      Words
+      <input
+        type="search"
+        value={text}
+        placeholder="Any of these words  ( / )"
+        onChange={(e) => setText(e.target.value)}
+        id="fact-search"
+        data-search-box
+      />
+    </label>
+  );
+}
+
+function ScopeFilter({ filter, go }: { filter: FactFilter; go(f: FactFilter): void }) {
+  return (
+    <>
       <label>
         Scope
         <select
@@ -102,6 +122,14 @@ function Filters({ filter, go }: { filter: FactFilter; go(f: FactFilter): void }
           />
         </label>
       ) : null}
+    </>
+  );
+}
+
+function Filters({ filter, go }: { filter: FactFilter; go(f: FactFilter): void }) {
+  return (
+    <form className="filters" onSubmit={(e) => e.preventDefault()} role="search" aria-label="Filter facts">
+      <ScopeFilter filter={filter} go={go} />
       <label>
         Kind
         <select value={filter.kind ?? ''} onChange={(e) => go({ ...filter, kind: oneOf(FACT_KINDS, e.target.value) })}>
@@ -131,41 +159,110 @@ function Filters({ filter, go }: { filter: FactFilter; go(f: FactFilter): void }
           ))}
         </select>
       </label>
-      <label className="grow">
-        Words
-        <input
-          type="search"
-          value={text}
-          placeholder="Any of these words  ( / )"
-          onChange={(e) => setText(e.target.value)}
-          id="fact-search"
-          data-search-box
-        />
-      </label>
+      <WordsInput filter={filter} go={go} />
     </form>
   );
 }
 
-function FactList({ filter, selected, go }: { filter: FactFilter; selected: string | null; go(id: string): void }) {
+/** The facts a filter matches, paged as the list is read, with the real total. */
+function useFactPages(filter: FactFilter) {
   const query = useInfiniteQuery(factQueries.list(filter));
   const { sort: _sort, ...countFilter } = filter;
   const count = useQuery(factQueries.count(countFilter));
   const facts = useMemo(() => query.data?.pages.flatMap((p) => p.facts) ?? [], [query.data]);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const activeIndex = useRef(0);
-  const rangeExtractor = useCallback((range: Range) => {
-    // The focused row stays rendered while it scrolls out of view, so focus is never lost.
-    const indexes = defaultRangeExtractor(range);
-    if (!indexes.includes(activeIndex.current) && activeIndex.current < range.count) indexes.push(activeIndex.current);
-    return indexes.sort((a, b) => a - b);
-  }, []);
-  const virtualizer = useVirtualizer({
-    count: facts.length + (query.hasNextPage ? 1 : 0),
+  return { query, facts, total: count.data?.total };
+}
+
+/** The virtual list: only the rows on screen exist, and the focused row stays rendered. */
+function useFactVirtualizer(
+  count: number,
+  scrollRef: React.RefObject<HTMLDivElement | null>,
+  activeRef: React.RefObject<number>,
+) {
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      const active = activeRef.current;
+      if (!indexes.includes(active) && active < range.count) indexes.push(active);
+      return indexes.sort((a, b) => a - b);
+    },
+    [activeRef],
+  );
+  return useVirtualizer({
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     rangeExtractor,
   });
+}
+
+function footerText(loaded: number, total: number | undefined): string {
+  if (total === undefined) return loaded ? `${plural(loaded, 'fact')} loaded` : '';
+  return `${loaded < total ? `${loaded.toLocaleString('en-US')} of ` : ''}${plural(total, 'fact')}`;
+}
+
+interface RowsProps {
+  facts: FactRecord[];
+  items: VirtualItem[];
+  totalSize: number;
+  total: number | undefined;
+  selected: string | null;
+  loadFailed: boolean;
+  go(id: string): void;
+  roving: ReturnType<typeof useRoving<FactRecord>>;
+  setRefs(el: HTMLDivElement | null): void;
+}
+
+function FactRows({ facts, items, totalSize, total, selected, loadFailed, go, roving, setRefs }: RowsProps) {
+  return (
+    <div
+      className="virtual-scroll"
+      ref={setRefs}
+      role="listbox"
+      aria-label="Facts"
+      onKeyDown={roving.onKeyDown}
+      data-testid="facts-list"
+    >
+      <div className="virtual-inner" style={{ height: totalSize }}>
+        {items.map((item) => {
+          const fact = facts[item.index];
+          const style = { height: item.size, transform: `translateY(${item.start}px)` };
+          if (!fact) {
+            return (
+              <div key="loader" style={style} className="row row-loader virtual-row" aria-hidden="true">
+                {loadFailed ? 'Could not load more facts.' : 'Loading more…'}
+              </div>
+            );
+          }
+          return (
+            <div
+              key={fact.id}
+              id={`fact-row-${fact.id}`}
+              role="option"
+              aria-selected={fact.id === selected}
+              aria-posinset={item.index + 1}
+              aria-setsize={total ?? -1}
+              data-fact-id={fact.id}
+              className={`row fact-row virtual-row${fact.id === selected ? ' selected' : ''}`}
+              style={style}
+              onClick={() => go(fact.id)}
+              {...roving.itemProps(fact)}
+            >
+              <FactRow fact={fact} selected={fact.id === selected} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function FactList({ filter, selected, go }: { filter: FactFilter; selected: string | null; go(id: string): void }) {
+  const { query, facts, total } = useFactPages(filter);
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const activeRef = useRef(0);
+  const virtualizer = useFactVirtualizer(facts.length + (query.hasNextPage ? 1 : 0), scrollRef, activeRef);
   const roving = useRoving({
     items: facts,
     idOf: (f) => f.id,
@@ -173,16 +270,26 @@ function FactList({ filter, selected, go }: { filter: FactFilter; selected: stri
     reveal: (i) => virtualizer.scrollToIndex(i, { align: 'auto' }),
     onActivate: (f) => go(f.id),
   });
-  activeIndex.current = roving.activeIndex;
+  useEffect(() => {
+    activeRef.current = roving.activeIndex;
+  });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   useEffect(() => {
-    if (query.hasNextPage && !query.isFetchingNextPage && lastIndex >= facts.length - 40) void query.fetchNextPage();
-  }, [lastIndex, facts.length, query.hasNextPage, query.isFetchingNextPage]);
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= facts.length - 40) void fetchNextPage();
+  }, [lastIndex, facts.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const { attachList } = roving;
+  const setRefs = useCallback(
+    (el: HTMLDivElement | null) => {
+      scrollRef.current = el;
+      attachList(el);
+    },
+    [attachList],
+  );
 
   if (query.isPending) return <Loading label="Loading facts…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  const total = count.data?.total;
   return (
     <>
       {facts.length === 0 ? (
@@ -192,55 +299,20 @@ function FactList({ filter, selected, go }: { filter: FactFilter; selected: stri
             : 'Facts appear here once extraction (or “Add fact…”) records them.'}
         </Empty>
       ) : (
-        <div
-          className="virtual-scroll"
-          ref={(el) => {
-            scrollRef.current = el;
-            roving.container.current = el;
-          }}
-          role="listbox"
-          aria-label="Facts"
-          onKeyDown={roving.onKeyDown}
-          data-testid="facts-list"
-        >
-          <div className="virtual-inner" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const fact = facts[item.index];
-              const style = { height: item.size, transform: `translateY(${item.start}px)` };
-              if (!fact) {
-                return (
-                  <div key="loader" style={style} className="row row-loader" aria-hidden="true">
-                    {query.isFetchNextPageError ? 'Could not load more facts.' : 'Loading more…'}
-                  </div>
-                );
-              }
-              return (
-                <div
-                  key={fact.id}
-                  id={`fact-row-${fact.id}`}
-                  role="option"
-                  aria-selected={fact.id === selected}
-                  aria-posinset={item.index + 1}
-                  aria-setsize={total ?? -1}
-                  data-fact-id={fact.id}
-                  className={`row fact-row virtual-row${fact.id === selected ? ' selected' : ''}`}
-                  style={style}
-                  onClick={() => go(fact.id)}
-                  {...roving.itemProps(fact)}
-                >
-                  <FactRow fact={fact} selected={fact.id === selected} />
-                </div>
-              );
-            })}
-          </div>
-        </div>
+        <FactRows
+          facts={facts}
+          items={items}
+          totalSize={virtualizer.getTotalSize()}
+          total={total}
+          selected={selected}
+          loadFailed={query.isFetchNextPageError}
+          go={go}
+          roving={roving}
+          setRefs={setRefs}
+        />
       )}
       <div className="list-footer muted" aria-live="polite" data-testid="facts-total">
-        {total === undefined
-          ? facts.length
-            ? `${plural(facts.length, 'fact')} loaded`
-            : ''
-          : `${facts.length < total ? `${facts.length.toLocaleString('en-US')} of ` : ''}${plural(total, 'fact')}`}
+        {footerText(facts.length, total)}
         {query.isFetching && !query.isPending ? ' · updating…' : ''}
       </div>
     </>
@@ -248,11 +320,16 @@ function FactList({ filter, selected, go }: { filter: FactFilter; selected: stri
 }
 
 export function FactsView({ route }: { route: Route }) {
-  const filter = useMemo(() => filterFrom(route.params), [route.params.toString()]);
+  const paramsKey = route.params.toString();
+  const filter = useMemo(() => filterFrom(new URLSearchParams(paramsKey)), [paramsKey]);
   const selected = route.id;
   const [adding, setAdding] = useState(false);
   const go = (f: FactFilter, factId: string | null = selected, replace = true) =>
     navigate(buildHash('facts', factId, paramsOf(f)), replace);
+  const goFilter = useCallback(
+    (f: FactFilter) => navigate(buildHash('facts', selected, paramsOf(f)), true),
+    [selected],
+  );
 
   return (
     <div className="split">
@@ -263,7 +340,7 @@ export function FactsView({ route }: { route: Route }) {
             Add fact…
           </button>
         </div>
-        <Filters filter={filter} go={(f) => go(f)} />
+        <Filters filter={filter} go={goFilter} />
         <FactList filter={filter} selected={selected} go={(id) => go(filter, id, false)} />
       </section>
       <section className="pane detail-pane" aria-label="Fact detail">

@@ -14,7 +14,8 @@ type Preview = Output<'sessions.delete'>;
 
 /** Session ids named as people know them: title and date, fetched once each. */
 function useSessionNames(ids: string[]): (id: string) => string {
-  const unique = useMemo(() => [...new Set(ids)], [ids.join('\u0000')]);
+  const key = ids.join('\u0000');
+  const unique = useMemo(() => [...new Set(key ? key.split('\u0000') : [])], [key]);
   const results = useQueries({ queries: unique.map((id) => ({ ...sessionQueries.detail(id), retry: false })) });
   const names = new Map<string, string>();
   unique.forEach((id, i) => {

@@ -97,23 +97,11 @@ function Totals({ d }: { d: Overview }) {
   );
 }
 
-function Charts({ d }: { d: Overview }) {
-  const growth = d.growth.map((g) => ({ ...g, label: shortDay(g.day) }));
-  const extraction = d.extraction.days.map((x) => ({ ...x, ok: x.runs - x.failed, label: shortDay(x.day) }));
-  const dream = d.dream.map((r) => {
-    const at = parseUtcStamp(r.at);
-    return {
-      ...r,
-      label: at === null ? r.at : new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }),
-    };
-  });
-  const storage = [
-    { part: 'database', bytes: d.storage.databaseBytes },
-    { part: 'wiki', bytes: d.storage.wikiBytes },
-    { part: 'other', bytes: d.storage.otherBytes },
-  ];
+const Grid = () => <CartesianGrid strokeDasharray="3 3" />;
+
+function ScopeAndKind({ d }: { d: Overview }) {
   return (
-    <div className="charts">
+    <>
       <Figure
         id="scope"
         title="Facts by scope"
@@ -121,7 +109,7 @@ function Charts({ d }: { d: Overview }) {
         rows={d.byScope.map((s) => [s.scope, s.facts, s.contexts])}
       >
         <BarChart accessibilityLayer={false} data={d.byScope}>
-          <CartesianGrid strokeDasharray="3 3" className="grid-lines" />
+          {Grid()}
           <XAxis dataKey="scope" tick={AXIS} />
           <YAxis allowDecimals={false} tick={AXIS} width={48} />
           <Tooltip />
@@ -130,13 +118,21 @@ function Charts({ d }: { d: Overview }) {
       </Figure>
       <Figure id="kind" title="Facts by kind" columns={['kind', 'facts']} rows={d.byKind.map((k) => [k.kind, k.facts])}>
         <BarChart accessibilityLayer={false} data={d.byKind} layout="vertical" margin={{ left: 24 }}>
-          <CartesianGrid strokeDasharray="3 3" className="grid-lines" />
+          {Grid()}
           <XAxis type="number" allowDecimals={false} tick={AXIS} />
           <YAxis type="category" dataKey="kind" tick={AXIS} width={84} />
           <Tooltip />
           <Bar dataKey="facts" name="facts" fill={C.violet} isAnimationActive={false} />
         </BarChart>
       </Figure>
+    </>
+  );
+}
+
+function Growth({ d }: { d: Overview }) {
+  const growth = d.growth.map((g) => ({ ...g, label: shortDay(g.day) }));
+  return (
+    <>
       <Figure
         id="growth"
         title={`Added per day (last ${d.growth.length} days)`}
@@ -144,7 +140,7 @@ function Charts({ d }: { d: Overview }) {
         rows={d.growth.map((g) => [g.day, g.facts, g.evidence, g.sessions])}
       >
         <BarChart accessibilityLayer={false} data={growth}>
-          <CartesianGrid strokeDasharray="3 3" className="grid-lines" />
+          {Grid()}
           <XAxis dataKey="label" tick={AXIS} minTickGap={12} />
           <YAxis allowDecimals={false} tick={AXIS} width={48} />
           <Tooltip />
@@ -161,13 +157,26 @@ function Charts({ d }: { d: Overview }) {
         rows={d.growth.map((g) => [g.day, g.factsTotal])}
       >
         <LineChart accessibilityLayer={false} data={growth}>
-          <CartesianGrid strokeDasharray="3 3" className="grid-lines" />
+          {Grid()}
           <XAxis dataKey="label" tick={AXIS} minTickGap={12} />
           <YAxis allowDecimals={false} tick={AXIS} width={56} />
           <Tooltip />
           <Line type="linear" dataKey="factsTotal" name="facts" stroke={C.blue} dot={false} isAnimationActive={false} />
         </LineChart>
       </Figure>
+    </>
+  );
+}
+
+function Runs({ d }: { d: Overview }) {
+  const extraction = d.extraction.days.map((x) => ({ ...x, ok: x.runs - x.failed, label: shortDay(x.day) }));
+  const dream = d.dream.map((r) => {
+    const at = parseUtcStamp(r.at);
+    const label = at === null ? r.at : new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+    return { ...r, label };
+  });
+  return (
+    <>
       <Figure
         id="extraction"
         title="Extraction runs per day"
@@ -175,7 +184,7 @@ function Charts({ d }: { d: Overview }) {
         rows={d.extraction.days.map((x) => [x.day, x.runs, x.failed, x.factsStored])}
       >
         <BarChart accessibilityLayer={false} data={extraction}>
-          <CartesianGrid strokeDasharray="3 3" className="grid-lines" />
+          {Grid()}
           <XAxis dataKey="label" tick={AXIS} minTickGap={12} />
           <YAxis allowDecimals={false} tick={AXIS} width={48} />
           <Tooltip />
@@ -191,7 +200,7 @@ function Charts({ d }: { d: Overview }) {
         rows={d.dream.map((r) => [r.at, r.sessions ?? '—', r.notes ?? '—', r.failed ?? '—', r.pagesWritten ?? '—'])}
       >
         <BarChart accessibilityLayer={false} data={dream}>
-          <CartesianGrid strokeDasharray="3 3" className="grid-lines" />
+          {Grid()}
           <XAxis dataKey="label" tick={AXIS} minTickGap={12} />
           <YAxis allowDecimals={false} tick={AXIS} width={48} />
           <Tooltip />
@@ -200,20 +209,41 @@ function Charts({ d }: { d: Overview }) {
           <Bar dataKey="sessions" name="sessions" fill={C.blue} isAnimationActive={false} />
         </BarChart>
       </Figure>
-      <Figure
-        id="storage"
-        title={`Data home: ${fmtBytes(d.storage.totalBytes)}`}
-        columns={['part', 'size']}
-        rows={storage.map((s) => [s.part, fmtBytes(s.bytes)])}
-      >
-        <BarChart accessibilityLayer={false} data={storage} layout="vertical" margin={{ left: 24 }}>
-          <CartesianGrid strokeDasharray="3 3" className="grid-lines" />
-          <XAxis type="number" tick={AXIS} tickFormatter={(v: number) => fmtBytes(v)} />
-          <YAxis type="category" dataKey="part" tick={AXIS} width={72} />
-          <Tooltip formatter={(v) => fmtBytes(Number(v))} />
-          <Bar dataKey="bytes" name="size" fill={C.orange} isAnimationActive={false} />
-        </BarChart>
-      </Figure>
+    </>
+  );
+}
+
+function Storage({ d }: { d: Overview }) {
+  const parts = [
+    { part: 'database', bytes: d.storage.databaseBytes },
+    { part: 'wiki', bytes: d.storage.wikiBytes },
+    { part: 'other', bytes: d.storage.otherBytes },
+  ];
+  return (
+    <Figure
+      id="storage"
+      title={`Data home: ${fmtBytes(d.storage.totalBytes)}`}
+      columns={['part', 'size']}
+      rows={parts.map((s) => [s.part, fmtBytes(s.bytes)])}
+    >
+      <BarChart accessibilityLayer={false} data={parts} layout="vertical" margin={{ left: 24 }}>
+        {Grid()}
+        <XAxis type="number" tick={AXIS} tickFormatter={(v: number) => fmtBytes(v)} />
+        <YAxis type="category" dataKey="part" tick={AXIS} width={72} />
+        <Tooltip formatter={(v) => fmtBytes(Number(v))} />
+        <Bar dataKey="bytes" name="size" fill={C.orange} isAnimationActive={false} />
+      </BarChart>
+    </Figure>
+  );
+}
+
+function Charts({ d }: { d: Overview }) {
+  return (
+    <div className="charts">
+      <ScopeAndKind d={d} />
+      <Growth d={d} />
+      <Runs d={d} />
+      <Storage d={d} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { buildHash, navigate, type Route } from '../router';
 import { ContextSelect } from '../components/ContextSelect';
@@ -67,6 +67,60 @@ function Results({ hits }: { hits: Hit[] }) {
   );
 }
 
+function SearchForm({
+  q,
+  sessionId,
+  go,
+}: {
+  q: string;
+  sessionId: string | null;
+  go(params: { q?: string; session?: string }): void;
+}) {
+  const [text, setText] = useState(q);
+  const [seen, setSeen] = useState(q);
+  if (seen !== q) {
+    setSeen(q);
+    setText(q);
+  }
+  return (
+    <form
+      className="search-form"
+      role="search"
+      aria-label="Search memory"
+      onSubmit={(e) => {
+        e.preventDefault();
+        go({ q: text.trim() });
+      }}
+    >
+      <label className="stacked grow">
+        Words
+        <input
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="What are you looking for?  ( / )"
+          data-search-box
+          data-testid="search-input"
+        />
+      </label>
+      <label className="stacked">
+        As seen by the session
+        <ContextSelect
+          scope="session"
+          value={sessionId ?? undefined}
+          allowAny={false}
+          countLabel="session fact"
+          label="Search as this session"
+          onChange={(key) => key && go({ session: key })}
+        />
+      </label>
+      <button type="submit" className="primary" disabled={!text.trim() || !sessionId}>
+        Search
+      </button>
+    </form>
+  );
+}
+
 /**
  * One search box over everything memory holds for a context (memory_search: the context's
  * facts, the wiki pages it may see, and its dialogue), grouped by source.
@@ -75,9 +129,7 @@ export function SearchView({ route }: { route: Route }) {
   const q = route.params.get('q') ?? '';
   const sessions = useQuery(scopeQueries.list({ scope: 'session', limit: 100 }));
   const sessionId = route.params.get('session') ?? sessions.data?.contexts[0]?.key ?? null;
-  const [text, setText] = useState(q);
-  useEffect(() => setText(q), [q]);
-  const go = (params: { q?: string; session?: string | null }) =>
+  const go = (params: { q?: string; session?: string }) =>
     navigate(buildHash('search', null, { q: params.q ?? q, session: params.session ?? sessionId }), true);
   const results = useQuery({
     ...searchQueries.results({ sessionId: sessionId ?? '', query: q, limit: 20 }),
@@ -89,41 +141,7 @@ export function SearchView({ route }: { route: Route }) {
         <h2>Search everything</h2>
         <span className="muted">Facts, wiki pages and dialogue a context can see, ranked.</span>
       </div>
-      <form
-        className="search-form"
-        role="search"
-        aria-label="Search memory"
-        onSubmit={(e) => {
-          e.preventDefault();
-          go({ q: text.trim() });
-        }}
-      >
-        <label className="stacked grow">
-          Words
-          <input
-            type="search"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder="What are you looking for?  ( / )"
-            data-search-box
-            data-testid="search-input"
-          />
-        </label>
-        <label className="stacked">
-          As seen by the session
-          <ContextSelect
-            scope="session"
-            value={sessionId ?? undefined}
-            allowAny={false}
-            countLabel="session fact"
-            label="Search as this session"
-            onChange={(key) => key && go({ session: key })}
-          />
-        </label>
-        <button type="submit" className="primary" disabled={!text.trim() || !sessionId}>
-          Search
-        </button>
-      </form>
+      <SearchForm q={q} sessionId={sessionId} go={go} />
       {!sessionId && !sessions.isPending ? (
         <Empty title="No sessions yet">Search runs as a session sees memory; create one first.</Empty>
       ) : !q.trim() ? (

@@ -2,12 +2,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { buildHash } from '../router';
 import { fmtTime, fmtUtc, plural, shortId } from '../format';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { Empty } from '../components/States';
 import { QueryView } from '../components/QueryView';
 import { ForgetSessionDialog } from './ForgetSessionDialog';
 import { sessionQueries } from '../queries/sessions';
 import { factQueries } from '../queries/facts';
 import type { MessageRecord } from '../../../shared/schemas';
+import type { Output } from '../api/client';
 
 function messageTags(m: MessageRecord): string[] {
   return [
@@ -110,10 +111,10 @@ function useFocusedMessage(
       ? focusSeq
       : null;
   const wanted = focusSeq !== null || focusMessageId !== null;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = messages;
   useEffect(() => {
-    if (wanted && target === null && messages.hasNextPage && !messages.isFetchingNextPage)
-      void messages.fetchNextPage();
-  }, [wanted, target, messages.hasNextPage, messages.isFetchingNextPage]);
+    if (wanted && target === null && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [wanted, target, hasNextPage, isFetchingNextPage, fetchNextPage]);
   useEffect(() => {
     if (target === null) return;
     const el = document.getElementById(`msg-${sessionId}-${target}`);
@@ -123,26 +124,11 @@ function useFocusedMessage(
   return target ?? focusSeq;
 }
 
-export function SessionDetail({
-  sessionId,
-  focusSeq,
-  focusMessageId = null,
-}: {
-  sessionId: string;
-  focusSeq: number | null;
-  focusMessageId?: string | null;
-}) {
-  const session = useQuery(sessionQueries.detail(sessionId));
-  const messages = useInfiniteQuery(sessionQueries.messages(sessionId));
-  const [forgetting, setForgetting] = useState(false);
-  const all = useMemo(() => messages.data?.pages.flatMap((p) => p.messages) ?? [], [messages.data]);
-  const focused = useFocusedMessage(sessionId, messages, all, focusSeq, focusMessageId);
+type Session = Output<'sessions.get'>;
 
-  if (session.isPending) return <Loading label="Loading session…" />;
-  if (session.isError) return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
-  const s = session.data;
+function SessionHeader({ s, onForget }: { s: Session; onForget(): void }) {
   return (
-    <article className="detail session-detail" data-testid="session-detail">
+    <>
       <header className="detail-header">
         <div>
           <h2>{s.title || `Untitled session ${shortId(s.id)}`}</h2>
@@ -151,27 +137,20 @@ export function SessionDetail({
             {s.parentSessionId ? (
               <a href={buildHash('sessions', s.parentSessionId)}>parent {shortId(s.parentSessionId)}</a>
             ) : null}
-            {s.projectId ? (
-              <span>
-                project <span className="mono">{s.projectId}</span>
-              </span>
-            ) : null}
-            {s.workspace ? (
-              <span>
-                workspace <span className="mono">{s.workspace}</span>
-              </span>
-            ) : null}
-            {s.folderId ? (
-              <span>
-                folder <span className="mono">{s.folderId}</span>
-              </span>
-            ) : null}
+            {(['projectId', 'workspace', 'folderId'] as const).map((k) =>
+              s[k] ? (
+                <span key={k}>
+                  {k === 'projectId' ? 'project' : k === 'folderId' ? 'folder' : 'workspace'}{' '}
+                  <span className="mono">{s[k]}</span>
+                </span>
+              ) : null,
+            )}
             <span className="muted" title={fmtUtc(s.createdAt)}>
               {fmtTime(s.createdAt)}
             </span>
           </div>
         </div>
-        <button type="button" className="danger" onClick={() => setForgetting(true)}>
+        <button type="button" className="danger" onClick={onForget}>
           Forget session…
         </button>
       </header>
@@ -185,39 +164,78 @@ export function SessionDetail({
           ))}
         </p>
       ) : null}
-      <div className="session-columns">
-        <section className="transcript" aria-labelledby="transcript-heading">
-          <h3 id="transcript-heading">
-            Transcript <span className="muted">({plural(s.messageCount, 'message')})</span>
-          </h3>
-          <QueryView
-            query={messages}
-            loading="Loading transcript…"
-            isEmpty={() => all.length === 0}
-            empty={<Empty title="No messages" />}
-          >
-            {() => (
-              <ol className="messages" data-testid="transcript">
-                {all.map((m) => (
-                  <Message key={m.id} m={m} sessionId={sessionId} focused={m.seq === focused} />
-                ))}
-              </ol>
-            )}
-          </QueryView>
-          {messages.hasNextPage ? (
-            <button
-              type="button"
-              className="load-more"
-              onClick={() => void messages.fetchNextPage()}
-              disabled={messages.isFetchingNextPage}
-            >
-              Load more messages
-            </button>
-          ) : null}
-        </section>
-        <SessionFacts sessionId={sessionId} total={s.factCount} />
-      </div>
-      {forgetting ? <ForgetSessionDialog session={s} onClose={() => setForgetting(false)} /> : null}
-    </article>
+    </>
+  );
+}
+
+function Transcript({
+  s,
+  focusSeq,
+  focusMessageId,
+}: {
+  s: Session;
+  focusSeq: number | null;
+  focusMessageId: string | null;
+}) {
+  const messages = useInfiniteQuery(sessionQueries.messages(s.id));
+  const all = useMemo(() => messages.data?.pages.flatMap((p) => p.messages) ?? [], [messages.data]);
+  const focused = useFocusedMessage(s.id, messages, all, focusSeq, focusMessageId);
+  return (
+    <section className="transcript" aria-labelledby="transcript-heading">
+      <h3 id="transcript-heading">
+        Transcript <span className="muted">({plural(s.messageCount, 'message')})</span>
+      </h3>
+      <QueryView
+        query={messages}
+        loading="Loading transcript…"
+        isEmpty={() => all.length === 0}
+        empty={<Empty title="No messages" />}
+      >
+        {() => (
+          <ol className="messages" data-testid="transcript">
+            {all.map((m) => (
+              <Message key={m.id} m={m} sessionId={s.id} focused={m.seq === focused} />
+            ))}
+          </ol>
+        )}
+      </QueryView>
+      {messages.hasNextPage ? (
+        <button
+          type="button"
+          className="load-more"
+          onClick={() => void messages.fetchNextPage()}
+          disabled={messages.isFetchingNextPage}
+        >
+          Load more messages
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+export function SessionDetail({
+  sessionId,
+  focusSeq,
+  focusMessageId = null,
+}: {
+  sessionId: string;
+  focusSeq: number | null;
+  focusMessageId?: string | null;
+}) {
+  const session = useQuery(sessionQueries.detail(sessionId));
+  const [forgetting, setForgetting] = useState(false);
+  return (
+    <QueryView query={session} loading="Loading session…">
+      {(s) => (
+        <article className="detail session-detail" data-testid="session-detail">
+          <SessionHeader s={s} onForget={() => setForgetting(true)} />
+          <div className="session-columns">
+            <Transcript s={s} focusSeq={focusSeq} focusMessageId={focusMessageId} />
+            <SessionFacts sessionId={sessionId} total={s.factCount} />
+          </div>
+          {forgetting ? <ForgetSessionDialog session={s} onClose={() => setForgetting(false)} /> : null}
+        </article>
+      )}
+    </QueryView>
   );
 }

@@ -12,7 +12,7 @@ import type { Output } from '../api/client';
 type SessionRow = Output<'sessions.list'>['sessions'][number];
 
 function SessionList({ sessions, selected }: { sessions: SessionRow[]; selected: string | null }) {
-  const roving = useRoving({
+  const { attachList, onKeyDown, itemProps } = useRoving({
     items: sessions,
     idOf: (s) => s.id,
     initialId: selected,
@@ -23,10 +23,8 @@ function SessionList({ sessions, selected }: { sessions: SessionRow[]; selected:
       className="plain-scroll"
       role="listbox"
       aria-label="Sessions, newest first"
-      ref={(el) => {
-        roving.container.current = el;
-      }}
-      onKeyDown={roving.onKeyDown}
+      ref={attachList}
+      onKeyDown={onKeyDown}
       data-testid="sessions-list"
     >
       {sessions.map((s) => (
@@ -38,7 +36,7 @@ function SessionList({ sessions, selected }: { sessions: SessionRow[]; selected:
           className={`row session-row${s.id === selected ? ' selected' : ''}`}
           href={buildHash('sessions', s.id)}
           data-session-id={s.id}
-          {...roving.itemProps(s)}
+          {...itemProps(s)}
         >
           <div className="row-text">{s.title || `Untitled ${shortId(s.id)}`}</div>
           <div className="row-meta">

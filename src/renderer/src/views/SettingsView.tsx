@@ -97,14 +97,52 @@ function FieldRow({
   );
 }
 
+/** A value shown at once while saving, then whatever was saved (a refetch wins). */
+function useOptimistic(saved: boolean): [boolean, (v: boolean) => void] {
+  const [shown, setShown] = useState(saved);
+  const [seen, setSeen] = useState(saved);
+  if (seen !== saved) {
+    setSeen(saved);
+    setShown(saved);
+  }
+  return [shown, setShown];
+}
+
+function Switch({
+  checked,
+  disabled,
+  onChange,
+  testId,
+  setting,
+  children,
+}: {
+  checked: boolean;
+  disabled: boolean;
+  onChange(v: boolean): void;
+  testId: string;
+  setting: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className="switch">
+      <input
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid={testId}
+      />
+      {children} <span className="mono muted small">{setting}</span>
+    </label>
+  );
+}
+
 function MemorySwitches({ values }: { values: View }) {
   const client = useQueryClient();
   const announce = useAnnounce();
-  // The switch moves at once; the saved state follows (and wins) when settings.yaml is written.
-  const [recall, setRecall] = useState(values.recall.enabled);
-  const [extraction, setExtraction] = useState(values.extraction.enabled);
-  useEffect(() => setRecall(values.recall.enabled), [values.recall.enabled]);
-  useEffect(() => setExtraction(values.extraction.enabled), [values.extraction.enabled]);
+  const [recall, setRecall] = useOptimistic(values.recall.enabled);
+  const [extraction, setExtraction] = useOptimistic(values.extraction.enabled);
   const toggle = useMutation({
     mutationFn: (v: EditableSettings) => api().call('settings.set', { values: v }),
     onError: () => {
@@ -112,45 +150,38 @@ function MemorySwitches({ values }: { values: View }) {
       setExtraction(values.extraction.enabled);
     },
     onSuccess: async (r) => {
-      announce(
-        `Memory recall is ${r.values.recall.enabled ? 'on' : 'off'}; extraction is ${r.values.extraction.enabled ? 'on' : 'off'}.`,
-      );
+      const on = (v: boolean) => (v ? 'on' : 'off');
+      announce(`Memory recall is ${on(r.values.recall.enabled)}; extraction is ${on(r.values.extraction.enabled)}.`);
       await client.invalidateQueries();
     },
   });
   return (
     <section className="card" aria-labelledby="switches-heading">
       <h3 id="switches-heading">Memory</h3>
-      <label className="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={recall}
-          disabled={toggle.isPending}
-          onChange={(e) => {
-            setRecall(e.target.checked);
-            toggle.mutate({ recall: { enabled: e.target.checked } });
-          }}
-          data-testid="switch-recall"
-        />
-        Recall: agents get remembered facts at the start of each turn{' '}
-        <span className="mono muted small">recall.enabled</span>
-      </label>
-      <label className="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={extraction}
-          disabled={toggle.isPending}
-          onChange={(e) => {
-            setExtraction(e.target.checked);
-            toggle.mutate({ extraction: { enabled: e.target.checked } });
-          }}
-          data-testid="switch-extraction"
-        />
-        Extraction: completed responses are turned into facts{' '}
-        <span className="mono muted small">extraction.enabled</span>
-      </label>
+      <Switch
+        checked={recall}
+        disabled={toggle.isPending}
+        testId="switch-recall"
+        setting="recall.enabled"
+        onChange={(v) => {
+          setRecall(v);
+          toggle.mutate({ recall: { enabled: v } });
+        }}
+      >
+        Recall: agents get remembered facts at the start of each turn
+      </Switch>
+      <Switch
+        checked={extraction}
+        disabled={toggle.isPending}
+        testId="switch-extraction"
+        setting="extraction.enabled"
+        onChange={(v) => {
+          setExtraction(v);
+          toggle.mutate({ extraction: { enabled: v } });
+        }}
+      >
+        Extraction: completed responses are turned into facts
+      </Switch>
       <p className="muted small">
         Off keeps everything stored; nothing new is recalled or learned until it is on again. Searching and browsing
         still work.
@@ -188,15 +219,24 @@ function ConnectionTest({ draft }: { draft: Draft }) {
   );
 }
 
-function SettingsForm({ data, focus }: { data: Output<'settings.get'>; focus: string | null }) {
+/** Everything a field row needs: its value as typed, its change handler and its explained error. */
+interface FormApi {
+  draft: Draft;
+  errorOf(f: Field): string | undefined;
+  input(f: Field, props?: Record<string, unknown>): (p: Record<string, unknown>) => ReactNode;
+  set(f: Field): (e: React.ChangeEvent<HTMLInputElement>) => void;
+}
+
+function useSettingsForm(data: Output<'settings.get'>) {
   const client = useQueryClient();
   const announce = useAnnounce();
   const saved = useMemo(() => draftOf(data.values), [data.values]);
   const [draft, setDraft] = useState<Draft>(saved);
-  useEffect(() => setDraft(saved), [saved]);
-  useEffect(() => {
-    if (focus) document.getElementById(`setting-${focus.replace('.', '-')}`)?.focus();
-  }, [focus]);
+  const [seen, setSeen] = useState(saved);
+  if (seen !== saved) {
+    setSeen(saved);
+    setDraft(saved);
+  }
   const pending = changes(draft, saved);
   const local = problems(pending);
   const save = useMutation({
@@ -208,113 +248,151 @@ function SettingsForm({ data, focus }: { data: Output<'settings.get'>; focus: st
   });
   const serverField =
     save.error instanceof ApiError && save.error.field ? (save.error.field.replace(/^values\./, '') as Field) : null;
-  const errorOf = (f: Field) => local[f] ?? (serverField === f ? describeError(save.error) : undefined);
-  const dirty = Object.keys(pending).length > 0;
   const set = (f: Field) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setDraft({ ...draft, [f]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
-  const text =
-    (f: Field, props: Record<string, unknown> = {}) =>
-    (p: Record<string, unknown>) => (
-      <input {...p} {...props} value={String(draft[f])} onChange={set(f)} className={props.className as string} />
-    );
-  const apiKeyHelp =
-    data.values.llm.apiKey === 'settings'
-      ? 'A key is set in settings.yaml; type a new one to replace it.'
-      : data.values.llm.apiKey === 'environment'
-        ? 'The key comes from EVOFLUX_LLM_API_KEY; a key typed here takes precedence.'
-        : 'No key is set (most local servers need none).';
+  const form: FormApi = {
+    draft,
+    set,
+    errorOf: (f) => local[f] ?? (serverField === f ? describeError(save.error) : undefined),
+    input: (f, props = {}) =>
+      function Input(p) {
+        return <input {...p} {...props} value={String(draft[f])} onChange={set(f)} />;
+      },
+  };
+  const reset = () => setDraft(saved);
+  return {
+    form,
+    save,
+    problems: Object.keys(local).length,
+    dirty: Object.keys(pending).length > 0,
+    serverField,
+    reset,
+  };
+}
+
+function CadenceSection({ form }: { form: FormApi }) {
+  return (
+    <section className="card" aria-labelledby="extraction-heading">
+      <h3 id="extraction-heading">Extraction cadence</h3>
+      <FieldRow
+        field="extraction.firstAfter"
+        label="First run after"
+        error={form.errorOf('extraction.firstAfter')}
+        help="completed responses"
+      >
+        {form.input('extraction.firstAfter', { inputMode: 'numeric' })}
+      </FieldRow>
+      <FieldRow
+        field="extraction.every"
+        label="Then every"
+        error={form.errorOf('extraction.every')}
+        help="more completed responses"
+      >
+        {form.input('extraction.every', { inputMode: 'numeric' })}
+      </FieldRow>
+    </section>
+  );
+}
+
+const API_KEY_HELP: Record<View['llm']['apiKey'], string> = {
+  settings: 'A key is set in settings.yaml; type a new one to replace it.',
+  environment: 'The key comes from EVOFLUX_LLM_API_KEY; a key typed here takes precedence.',
+  none: 'No key is set (most local servers need none).',
+};
+
+function EndpointSection({ form, apiKey }: { form: FormApi; apiKey: View['llm']['apiKey'] }) {
+  return (
+    <section className="card" aria-labelledby="llm-heading">
+      <h3 id="llm-heading">Model endpoint (OpenAI-compatible)</h3>
+      <FieldRow
+        field="llm.baseUrl"
+        label="Address"
+        error={form.errorOf('llm.baseUrl')}
+        help="e.g. http://127.0.0.1:11434/v1 for Ollama. Empty: the built-in offline extractor, summarizer and Dream."
+      >
+        {form.input('llm.baseUrl', {
+          className: 'mono wide',
+          placeholder: 'http://127.0.0.1:11434/v1',
+          spellCheck: false,
+        })}
+      </FieldRow>
+      <FieldRow field="llm.model" label="Model" error={form.errorOf('llm.model')}>
+        {form.input('llm.model', { className: 'mono', spellCheck: false })}
+      </FieldRow>
+      <FieldRow field="llm.apiKey" label="API key" error={form.errorOf('llm.apiKey')} help={API_KEY_HELP[apiKey]}>
+        {form.input('llm.apiKey', { type: 'password', autoComplete: 'off' })}
+      </FieldRow>
+      <FieldRow field="llm.timeoutMs" label="Timeout (ms)" error={form.errorOf('llm.timeoutMs')}>
+        {form.input('llm.timeoutMs', { inputMode: 'numeric' })}
+      </FieldRow>
+      <FieldRow field="llm.maxRetries" label="Retries" error={form.errorOf('llm.maxRetries')} help="0 to 5">
+        {form.input('llm.maxRetries', { inputMode: 'numeric' })}
+      </FieldRow>
+      <ConnectionTest draft={form.draft} />
+    </section>
+  );
+}
+
+function DreamSection({ form }: { form: FormApi }) {
+  return (
+    <section className="card" aria-labelledby="dream-settings-heading">
+      <h3 id="dream-settings-heading">Dream</h3>
+      <label className="switch">
+        <input type="checkbox" checked={Boolean(form.draft['dream.enabled'])} onChange={form.set('dream.enabled')} />
+        Run Dream on a schedule <span className="mono muted small">dream.enabled</span>
+      </label>
+      <FieldRow
+        field="dream.schedule"
+        label="Schedule"
+        error={form.errorOf('dream.schedule')}
+        help="5-field cron, in UTC (minute hour day month weekday), e.g. 0 2 * * * = 02:00 UTC daily."
+      >
+        {form.input('dream.schedule', { className: 'mono', spellCheck: false })}
+      </FieldRow>
+      <FieldRow
+        field="dream.model"
+        label="Model for Dream"
+        error={form.errorOf('dream.model')}
+        help="Empty: the built-in consolidator."
+      >
+        {form.input('dream.model', { className: 'mono', spellCheck: false })}
+      </FieldRow>
+    </section>
+  );
+}
+
+function SettingsForm({ data, focus }: { data: Output<'settings.get'>; focus: string | null }) {
+  const { form, save, problems: count, dirty, serverField, reset } = useSettingsForm(data);
+  useEffect(() => {
+    if (focus) document.getElementById(`setting-${focus.replace('.', '-')}`)?.focus();
+  }, [focus]);
   return (
     <form
       className="settings-form"
       aria-label="Settings"
       onSubmit={(e) => {
         e.preventDefault();
-        if (dirty && Object.keys(local).length === 0) save.mutate();
+        if (dirty && count === 0) save.mutate();
       }}
     >
-      <section className="card" aria-labelledby="extraction-heading">
-        <h3 id="extraction-heading">Extraction cadence</h3>
-        <FieldRow
-          field="extraction.firstAfter"
-          label="First run after"
-          error={errorOf('extraction.firstAfter')}
-          help="completed responses"
-        >
-          {text('extraction.firstAfter', { inputMode: 'numeric' })}
-        </FieldRow>
-        <FieldRow
-          field="extraction.every"
-          label="Then every"
-          error={errorOf('extraction.every')}
-          help="more completed responses"
-        >
-          {text('extraction.every', { inputMode: 'numeric' })}
-        </FieldRow>
-      </section>
-      <section className="card" aria-labelledby="llm-heading">
-        <h3 id="llm-heading">Model endpoint (OpenAI-compatible)</h3>
-        <FieldRow
-          field="llm.baseUrl"
-          label="Address"
-          error={errorOf('llm.baseUrl')}
-          help="e.g. http://127.0.0.1:11434/v1 for Ollama. Empty: the built-in offline extractor, summarizer and Dream."
-        >
-          {text('llm.baseUrl', { className: 'mono wide', placeholder: 'http://127.0.0.1:11434/v1', spellCheck: false })}
-        </FieldRow>
-        <FieldRow field="llm.model" label="Model" error={errorOf('llm.model')}>
-          {text('llm.model', { className: 'mono', spellCheck: false })}
-        </FieldRow>
-        <FieldRow field="llm.apiKey" label="API key" error={errorOf('llm.apiKey')} help={apiKeyHelp}>
-          {text('llm.apiKey', { type: 'password', autoComplete: 'off' })}
-        </FieldRow>
-        <FieldRow field="llm.timeoutMs" label="Timeout (ms)" error={errorOf('llm.timeoutMs')}>
-          {text('llm.timeoutMs', { inputMode: 'numeric' })}
-        </FieldRow>
-        <FieldRow field="llm.maxRetries" label="Retries" error={errorOf('llm.maxRetries')} help="0 to 5">
-          {text('llm.maxRetries', { inputMode: 'numeric' })}
-        </FieldRow>
-        <ConnectionTest draft={draft} />
-      </section>
-      <section className="card" aria-labelledby="dream-settings-heading">
-        <h3 id="dream-settings-heading">Dream</h3>
-        <label className="switch">
-          <input type="checkbox" checked={Boolean(draft['dream.enabled'])} onChange={set('dream.enabled')} />
-          Run Dream on a schedule <span className="mono muted small">dream.enabled</span>
-        </label>
-        <FieldRow
-          field="dream.schedule"
-          label="Schedule"
-          error={errorOf('dream.schedule')}
-          help="5-field cron, in UTC (minute hour day month weekday), e.g. 0 2 * * * = 02:00 UTC daily."
-        >
-          {text('dream.schedule', { className: 'mono', spellCheck: false })}
-        </FieldRow>
-        <FieldRow
-          field="dream.model"
-          label="Model for Dream"
-          error={errorOf('dream.model')}
-          help="Empty: the built-in consolidator."
-        >
-          {text('dream.model', { className: 'mono', spellCheck: false })}
-        </FieldRow>
-      </section>
+      <CadenceSection form={form} />
+      <EndpointSection form={form} apiKey={data.values.llm.apiKey} />
+      <DreamSection form={form} />
       <div className="settings-actions">
         <button
           type="submit"
           className="primary"
-          disabled={!dirty || save.isPending || Object.keys(local).length > 0}
+          disabled={!dirty || save.isPending || count > 0}
           data-testid="settings-save"
         >
           {save.isPending ? 'Saving…' : 'Save settings'}
         </button>
-        <button type="button" disabled={!dirty} onClick={() => setDraft(saved)}>
+        <button type="button" disabled={!dirty} onClick={reset}>
           Undo changes
         </button>
-        {Object.keys(local).length ? (
+        {count ? (
           <span className="error-text small" role="alert">
-            {Object.keys(local).length === 1
-              ? 'One value needs fixing'
-              : `${Object.keys(local).length} values need fixing`}
+            {count === 1 ? 'One value needs fixing' : `${count} values need fixing`}
           </span>
         ) : null}
         {save.isError && !serverField ? <span className="error-text small">{describeError(save.error)}</span> : null}

@@ -26,32 +26,64 @@ function Preview({ path, text, all }: { path: string; text: string; all: Entry[]
   return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-/**
- * Edits a page in place: the Markdown (or USER.md's YAML) beside its preview. Saving goes
- * through the wiki service with the version it was read at, so a change made on disk meanwhile
- * (Dream, an editor, the CLI) is never overwritten silently.
- */
-export function WikiEditor({ page, all, onClose }: { page: Page; all: Entry[]; onClose(): void }) {
+function ConflictBanner({
+  conflict,
+  error,
+  reload,
+}: {
+  conflict: boolean;
+  error: unknown;
+  reload(keepMine: boolean): void;
+}) {
+  return (
+    <div className="error-text" role="alert" data-testid="wiki-save-error">
+      {conflict
+        ? 'This page changed on disk since you opened it (Dream, another window or the CLI wrote it). Your text is still here.'
+        : describeError(error)}
+      {conflict ? (
+        <div className="editor-actions">
+          <button type="button" onClick={() => reload(false)}>
+            Discard mine and load theirs
+          </button>
+          <button type="button" onClick={() => reload(true)}>
+            Keep mine (save again to replace theirs)
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Saving with the version the text was based on; a conflict keeps the text and offers both ways out. */
+function useSave(page: Page, text: string, setText: (t: string) => void, onClose: () => void) {
   const client = useQueryClient();
   const announce = useAnnounce();
-  const [text, setText] = useState(page.content);
   const [base, setBase] = useState(page.version);
   const save = useMutation({
-    mutationFn: (expectedVersion: string) =>
-      api().call('wiki.write', { path: page.path, content: text, expectedVersion }),
+    mutationFn: () => api().call('wiki.write', { path: page.path, content: text, expectedVersion: base }),
     onSuccess: async () => {
       announce(`Saved ${page.path}.`);
       await client.invalidateQueries({ queryKey: wikiKeys.all });
       onClose();
     },
   });
-  const conflict = save.error instanceof ApiError && save.error.code === 'conflict';
   const reload = async (keepMine: boolean) => {
     const current = await api().call('wiki.read', { path: page.path });
     setBase(current.version);
     if (!keepMine) setText(current.content);
     save.reset();
   };
+  return { save, reload, conflict: save.error instanceof ApiError && save.error.code === 'conflict' };
+}
+
+/**
+ * Edits a page in place: the Markdown (or USER.md's YAML) beside its preview. Saving goes
+ * through the wiki service with the version it was read at, so a change made on disk meanwhile
+ * (Dream, an editor, the CLI) is never overwritten silently.
+ */
+export function WikiEditor({ page, all, onClose }: { page: Page; all: Entry[]; onClose(): void }) {
+  const [text, setText] = useState(page.content);
+  const { save, reload, conflict } = useSave(page, text, setText, onClose);
   const dirty = text !== page.content;
   return (
     <form
@@ -60,7 +92,7 @@ export function WikiEditor({ page, all, onClose }: { page: Page; all: Entry[]; o
       data-testid="wiki-editor"
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate(base);
+        save.mutate();
       }}
     >
       <div className="page-header">
@@ -75,23 +107,7 @@ export function WikiEditor({ page, all, onClose }: { page: Page; all: Entry[]; o
           </button>
         </div>
       </div>
-      {save.isError ? (
-        <div className="error-text" role="alert" data-testid="wiki-save-error">
-          {conflict
-            ? 'This page changed on disk since you opened it (Dream, another window or the CLI wrote it). Your text is still here.'
-            : describeError(save.error)}
-          {conflict ? (
-            <div className="editor-actions">
-              <button type="button" onClick={() => void reload(false)}>
-                Discard mine and load theirs
-              </button>
-              <button type="button" onClick={() => void reload(true)}>
-                Keep mine (save again to replace theirs)
-              </button>
-            </div>
-          ) : null}
-        </div>
-      ) : null}
+      {save.isError ? <ConflictBanner conflict={conflict} error={save.error} reload={(k) => void reload(k)} /> : null}
       <div className="editor-panes">
         <label className="stacked editor-source">
           {page.path === 'USER.md' ? 'YAML' : 'Markdown'}

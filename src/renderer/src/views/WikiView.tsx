@@ -44,9 +44,12 @@ function sectionsOf(tree: Tree, inbox: Tree['notes']): Section[] {
 type Node =
   { kind: 'section'; section: Section; id: string } | { kind: 'page'; entry: Entry; section: Section; id: string };
 
-/** The wiki tree: one Tab stop; arrows move, Right/Left open and close sections, Enter opens a page. */
-function WikiTree({ sections, selected }: { sections: Section[]; selected: string }) {
+const openPage = (p: string) => navigate(buildHash('wiki', null, { path: p }));
+
+/** The visible nodes in order, and the keys: arrows move, Right/Left open and close, Enter opens. */
+function useTreeNav(sections: Section[], selected: string) {
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({ imports: true, notes: true });
+  const toggle = (key: string, value = !collapsed[key]) => setCollapsed({ ...collapsed, [key]: value });
   const nodes = useMemo(() => {
     const out: Node[] = [];
     for (const s of sections) {
@@ -56,92 +59,108 @@ function WikiTree({ sections, selected }: { sections: Section[]; selected: strin
     }
     return out;
   }, [sections, collapsed]);
-  const open = (p: string) => navigate(buildHash('wiki', null, { path: p }));
   const selectedNode = nodes.find((n) => n.kind === 'page' && n.entry.path === selected)?.id ?? null;
-  const roving = useRoving({
+  const { attachList, onKeyDown, itemProps, activeIndex, focusItem, setActiveId } = useRoving({
     items: nodes,
     idOf: (n) => n.id,
     initialId: selectedNode,
-    onActivate: (n) =>
-      n.kind === 'page'
-        ? open(n.entry.path)
-        : setCollapsed({ ...collapsed, [n.section.key]: !collapsed[n.section.key] }),
+    onActivate: (n) => (n.kind === 'page' ? openPage(n.entry.path) : toggle(n.section.key)),
   });
-  const onKeyDown = (e: KeyboardEvent) => {
-    const node = nodes[roving.activeIndex];
-    if (node && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
-      e.preventDefault();
-      const key = node.section.key;
-      if (node.kind === 'section') setCollapsed({ ...collapsed, [key]: e.key === 'ArrowLeft' });
-      else if (e.key === 'ArrowLeft') {
-        roving.setActiveId(`section:${key}`);
-        roving.container.current?.querySelector<HTMLElement>(`[data-roving-id="section:${key}"]`)?.focus();
-      }
-      return;
+  const onTreeKey = (e: KeyboardEvent) => {
+    const node = nodes[activeIndex];
+    if (!node || (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft')) return onKeyDown(e);
+    e.preventDefault();
+    if (node.kind === 'section') toggle(node.section.key, e.key === 'ArrowLeft');
+    else if (e.key === 'ArrowLeft') {
+      setActiveId(`section:${node.section.key}`);
+      focusItem(`section:${node.section.key}`);
     }
-    roving.onKeyDown(e);
   };
+  const propsOf = (id: string) => itemProps(nodes.find((n) => n.id === id)!);
+  return { collapsed, toggle, attachList, onTreeKey, propsOf };
+}
+
+type ItemProps = { 'data-roving-id': string; tabIndex: number; onFocus(): void };
+
+function TreeSection({
+  s,
+  collapsed,
+  selected,
+  toggle,
+  propsOf,
+}: {
+  s: Section;
+  collapsed: boolean;
+  selected: string;
+  toggle(key: string): void;
+  propsOf(id: string): ItemProps;
+}) {
+  return (
+    <li
+      role="treeitem"
+      aria-expanded={!collapsed}
+      aria-level={1}
+      className="tree-section"
+      {...propsOf(`section:${s.key}`)}
+      onClick={(e) => {
+        if (e.target === e.currentTarget || (e.target as HTMLElement).classList.contains('section-label'))
+          toggle(s.key);
+      }}
+    >
+      <span className="section-label">
+        <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span> {s.label}{' '}
+        <span className="badge">{s.entries.length}</span>
+      </span>
+      {collapsed ? null : s.entries.length === 0 ? (
+        <div className="muted small tree-empty">Nothing here yet</div>
+      ) : (
+        <ul role="group" className="tree">
+          {s.entries.map((e) => (
+            <li
+              key={e.path}
+              role="treeitem"
+              aria-level={2}
+              aria-selected={e.path === selected}
+              className={`node${e.path === selected ? ' selected' : ''}`}
+              title={e.path}
+              data-path={e.path}
+              onClick={(ev) => {
+                ev.stopPropagation();
+                openPage(e.path);
+              }}
+              {...propsOf(`${s.key}:${e.path}`)}
+            >
+              {s.key === 'system' ? e.path : entryLabel(e)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** The wiki tree: one Tab stop; arrows move, Right/Left open and close sections, Enter opens a page. */
+function WikiTree({ sections, selected }: { sections: Section[]; selected: string }) {
+  const { collapsed, toggle, attachList, onTreeKey, propsOf } = useTreeNav(sections, selected);
   return (
     <ul
       className="plain-scroll wiki-tree"
       role="tree"
       aria-label="Wiki pages"
       data-testid="wiki-tree"
-      ref={(el) => {
-        roving.container.current = el;
-      }}
-      onKeyDown={onKeyDown}
+      ref={attachList}
+      onKeyDown={onTreeKey}
     >
-      {sections.map((s) => {
-        const isCollapsed = collapsed[s.key] ?? false;
-        const sectionNode = nodes.find((n) => n.id === `section:${s.key}`)!;
-        return (
-          <li
-            key={s.key}
-            role="treeitem"
-            aria-expanded={!isCollapsed}
-            aria-level={1}
-            className="tree-section"
-            {...roving.itemProps(sectionNode)}
-            onClick={(e) => {
-              if (e.target === e.currentTarget || (e.target as HTMLElement).classList.contains('section-label'))
-                setCollapsed({ ...collapsed, [s.key]: !isCollapsed });
-            }}
-          >
-            <span className="section-label">
-              <span aria-hidden="true">{isCollapsed ? '▸' : '▾'}</span> {s.label}{' '}
-              <span className="badge">{s.entries.length}</span>
-            </span>
-            {isCollapsed ? null : s.entries.length === 0 ? (
-              <div className="muted small tree-empty">Nothing here yet</div>
-            ) : (
-              <ul role="group" className="tree">
-                {s.entries.map((e) => {
-                  const node = nodes.find((n) => n.id === `${s.key}:${e.path}`)!;
-                  return (
-                    <li
-                      key={e.path}
-                      role="treeitem"
-                      aria-level={2}
-                      aria-selected={e.path === selected}
-                      className={`node${e.path === selected ? ' selected' : ''}`}
-                      title={e.path}
-                      data-path={e.path}
-                      onClick={(ev) => {
-                        ev.stopPropagation();
-                        open(e.path);
-                      }}
-                      {...roving.itemProps(node)}
-                    >
-                      {s.key === 'system' ? e.path : entryLabel(e)}
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-          </li>
-        );
-      })}
+      {sections.map((s) => (
+        <TreeSection
+          key={s.key}
+          s={s}
+          collapsed={collapsed[s.key] ?? false}
+          selected={selected}
+          toggle={toggle}
+          propsOf={propsOf}
+        />
+      ))}
     </ul>
   );
 }
@@ -215,7 +234,7 @@ function PageBody({ page, all }: { page: Page; all: Entry[] }) {
 function PageView({ path, all }: { path: string; all: Entry[] }) {
   const page = useQuery(wikiQueries.page(path));
   const [editing, setEditing] = useState(false);
-  const open = (p: string) => navigate(buildHash('wiki', null, { path: p }));
+  const open = openPage;
   return (
     <QueryView query={page} loading="Loading page…">
       {(p) =>

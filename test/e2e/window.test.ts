@@ -676,6 +676,7 @@ describe('the everyday window (Chromium against serve)', () => {
     await tab.locator('[data-testid="gate-message"]').waitFor();
     expect(await tab.locator('[data-testid="gate-message"]').innerText()).toContain('not accepted');
     await screenshot(tab, 'w18-gate-wrong-token');
+    expect(await seriousA11yViolations(tab)).toEqual([]);
     // Opening the printed address in this tab: no reload, and the token leaves the address bar.
     await tab.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     await tab.evaluate((hash) => (window.location.hash = hash), `#token=${served.browserUrl.split('#token=')[1]}`);

@@ -76,8 +76,10 @@ function scopeCondition(scope: Scope | undefined, scopeKey: string | undefined):
 interface Conditions {
   where: string[];
   params: Record<string, unknown>;
-  /** The FTS5 query when the text filter uses the index (relevance needs it). */
-  match: string | null;
+  /** The FTS5 queries when the text filter uses the index (relevance needs them). */
+  match: TextMatch | null;
+  /** Index of the full-text condition in `where` (relevance replaces it with a bounded join). */
+  textWhere: number;
 }
 
 /** The WHERE terms every filter but the cursor adds; shared by the list and its count. */
@@ -98,13 +100,15 @@ function filterConditions(f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>):
     where.push('f.recall = @recall');
     params.recall = f.recall;
   }
-  let match: string | null = null;
+  let match: TextMatch | null = null;
+  let textWhere = -1;
   if (f.text) {
     match = textMatch(f.text, f.scope && f.scopeKey !== undefined ? factScopeTag(f.scope, f.scopeKey) : null);
     if (match) {
       // The recall index answers in posting-list time; a LIKE scan of 1M facts takes a second.
-      where.push('f.seq IN (SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH @match)');
-      params.match = match;
+      textWhere = where.push('f.seq IN (SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH @match)') - 1;
+      params.match = match.any;
+      params.matchAll = match.all;
     } else {
       where.push("f.text LIKE @text ESCAPE '\\'");
       params.text = `%${f.text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
@@ -114,18 +118,37 @@ function filterConditions(f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>):
     where.push('EXISTS (SELECT 1 FROM memory_fact_evidence e WHERE e.fact_seq = f.seq AND e.session_id = @sessionId)');
     params.sessionId = f.sessionId;
   }
-  return { where, params, match };
+  return { where, params, match, textWhere };
 }
+
+/** How many of the newest matches relevance ranks, for any word and for all the words. */
+const RELEVANCE_CANDIDATES = 2_000;
+
+/**
+ * Relevance candidates: the newest matches of any word, plus the newest facts holding every word
+ * (the best matches, found however old), each scored by BM25 over the same words (the score does
+ * not depend on whether the query joins them with OR or AND). Bounded work at any store size.
+ */
+const RELEVANCE_FROM = `(
+  SELECT rowid, max(score) AS score FROM (
+    SELECT * FROM (SELECT rowid, -bm25(memory_facts_fts, 0.0, 1.0) AS score FROM memory_facts_fts
+                   WHERE memory_facts_fts MATCH @match ORDER BY rowid DESC LIMIT ${RELEVANCE_CANDIDATES})
+    UNION ALL
+    SELECT * FROM (SELECT rowid, -bm25(memory_facts_fts, 0.0, 1.0) AS score FROM memory_facts_fts
+                   WHERE memory_facts_fts MATCH @matchAll ORDER BY rowid DESC LIMIT ${RELEVANCE_CANDIDATES}))
+  GROUP BY rowid) m JOIN memory_facts f ON f.seq = m.rowid`;
 
 /**
  * Keyset pagination (sort value, seq) descending: stable under inserts, constant cost per page.
- * Relevance pages rank every match by BM25 (the tag column weighs nothing), so its cost grows
- * with the number of matching facts, not with the store.
+ * Relevance ranks a bounded set of candidates by BM25 (the tag column weighs nothing): the newest
+ * 2,000 facts holding any of the words and the newest 2,000 holding all of them.
  */
 export function listFacts(db: Db, f: FactListFilter): FactPage {
-  const { where, params, match } = filterConditions(f);
+  const { where, params, match, textWhere } = filterConditions(f);
   params.limit = f.limit + 1;
   const relevance = f.sort === 'relevance' && match !== null;
+  // The bounded join replaces the full match set.
+  if (relevance) where.splice(textWhere, 1);
   const expr = relevance ? 'm.score' : sortExpr[f.sort === 'relevance' ? 'reinforcement' : f.sort];
   const cursor = f.cursor ? decodeFactCursor(f.cursor) : null;
   if (cursor) {
@@ -133,10 +156,7 @@ export function listFacts(db: Db, f: FactListFilter): FactPage {
     params.cursorValue = cursor[0];
     params.cursorSeq = cursor[1];
   }
-  const from = relevance
-    ? `(SELECT rowid, -bm25(memory_facts_fts, 0.0, 1.0) AS score FROM memory_facts_fts
-         WHERE memory_facts_fts MATCH @match) m JOIN memory_facts f ON f.seq = m.rowid`
-    : 'memory_facts f';
+  const from = relevance ? RELEVANCE_FROM : 'memory_facts f';
   const rows = db
     .prepare(
       `SELECT f.*, ${expr} AS sort_value FROM ${from}
@@ -171,24 +191,31 @@ export function countMatchingFacts(db: Db, f: Omit<FactListFilter, 'sort' | 'cur
   ).n;
 }
 
+interface TextMatch {
+  /** Facts holding any of the words. */
+  any: string;
+  /** Facts holding all of them. */
+  all: string;
+}
+
 /**
- * An FTS5 query for the words of `text`: any of them, each as the raw word (a prefix when it is
- * the last, so typing narrows) or any surface form of its folded stem (databases, database);
- * stop-words are dropped when other words remain. Confined to a scope tag when given.
+ * FTS5 queries for the words of `text`: each word as itself (a prefix when it is the last, so
+ * typing narrows) or any surface form of its folded stem (databases, database); stop-words are
+ * dropped when other words remain. Confined to a scope tag when given.
  */
-function textMatch(text: string, tag: string | null): string | null {
+function textMatch(text: string, tag: string | null): TextMatch | null {
   const words = rawTokens(text);
   if (words.length === 0) return null;
   const content = words.filter((w) => !STOP_WORDS.has(w));
   const chosen = [...new Set(content.length ? content : words)];
   const last = words[words.length - 1];
   const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
-  const terms = chosen.map((w) => {
+  const groups = chosen.map((w) => {
     const forms = new Set([quote(w) + (w === last ? '*' : ''), ...surfaceForms(normalizeToken(w)).map(quote)]);
-    return [...forms].join(' OR ');
+    return `(${[...forms].join(' OR ')})`;
   });
-  const any = terms.join(' OR ');
-  return tag ? `tag:"${tag}" AND text:(${any})` : `text:(${any})`;
+  const scoped = (terms: string) => (tag ? `tag:"${tag}" AND text:(${terms})` : `text:(${terms})`);
+  return { any: scoped(groups.join(' OR ')), all: scoped(groups.join(' AND ')) };
 }
 
 export function countFacts(db: Db): number {

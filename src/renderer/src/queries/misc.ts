@@ -15,11 +15,13 @@ export const dreamKeys = {
   all: ['dream'] as const,
   status: () => [...dreamKeys.all, 'status'] as const,
   pending: () => [...dreamKeys.all, 'pending'] as const,
+  config: () => [...dreamKeys.all, 'config'] as const,
 };
 export const dreamQueries = {
   status: () => queryOptions({ queryKey: dreamKeys.status(), queryFn: () => api().call('dream.status', {}) }),
   pending: () =>
     queryOptions({ queryKey: dreamKeys.pending(), queryFn: () => api().call('dream.pending', { limit: 100 }) }),
+  config: () => queryOptions({ queryKey: dreamKeys.config(), queryFn: () => api().call('dream.config.get', {}) }),
 };
 
 export const settingsKeys = { all: ['settings'] as const };

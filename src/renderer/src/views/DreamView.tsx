@@ -141,10 +141,7 @@ function ScheduleForm({ saved }: { saved: Schedule }) {
 }
 
 function ScheduleCard({ status }: { status: Status }) {
-  const config = useQuery({
-    queryKey: [...dreamKeys.all, 'config'],
-    queryFn: () => api().call('dream.config.get', {}),
-  });
+  const config = useQuery(dreamQueries.config());
   return (
     <section className="card" aria-labelledby="schedule-heading">
       <h3 id="schedule-heading">Schedule</h3>

@@ -14,6 +14,13 @@ if (!existsSync(entry)) {
   );
   process.exitCode = 1;
 } else {
+  // A reader that stops early (`| head`) closes the pipe: the rest of the output is dropped, and
+  // the command still finishes (and closes the database) normally instead of crashing.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
   require(entry)
     .main(process.argv.slice(2))
     .then((code) => {

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,7 +9,8 @@ import { setProcessKind } from './log';
 import { handleIpcCall } from './api/ipc';
 import { startLongLivedServices } from './api/long-lived';
 import { RENDERER_CSP_HEADER } from './api/csp';
-import { IPC_CHANNEL } from '../preload/api';
+import { IPC_CHANGED_CHANNEL, IPC_CHANNEL } from '../preload/api';
+import { changeFeedFor } from './api/change-feed';
 
 /**
  * The Electron shell: one locked-down window over the engine. The renderer gets no Node, runs
@@ -78,11 +79,11 @@ function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 800,
-    minWidth: 960,
+    minWidth: 900,
     minHeight: 600,
     show: false,
     title: 'EvoFlux Memory',
-    backgroundColor: '#f7f7f5',
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#16181b' : '#f7f7f5',
     webPreferences: {
       preload: path.join(__dirname, '../preload/index.js'),
       contextIsolation: true,
@@ -97,6 +98,13 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
+  // Views refresh when the CLI, an agent or this app writes: tell the window, not the world.
+  if (engine) {
+    const off = changeFeedFor(engine).subscribe((notice) => {
+      if (!win.isDestroyed()) win.webContents.send(IPC_CHANGED_CHANNEL, notice);
+    });
+    win.on('closed', off);
+  }
   if (devServerUrl) void win.loadURL(devServerUrl);
   else void win.loadFile(rendererFile);
   return win;

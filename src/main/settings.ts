@@ -87,9 +87,19 @@ const logFields = {
     .default(DEFAULT_LOG_MAX_BYTES),
 };
 
-const SECTIONS = { extraction: extractionFields, llm: llmFields, dream: dreamFields, log: logFields };
+/** The memory switch for automatic recall: off, turns and memory.recall inject no facts. */
+const recallFields = { enabled: z.boolean().default(true) };
+
+const SECTIONS = {
+  recall: recallFields,
+  extraction: extractionFields,
+  llm: llmFields,
+  dream: dreamFields,
+  log: logFields,
+};
 
 export const settingsSchema = z.object({
+  recall: z.object(recallFields).prefault({}),
   extraction: z.object(extractionFields).prefault({}),
   llm: z.object(llmFields).prefault({}),
   dream: z.object(dreamFields).prefault({}),
@@ -107,6 +117,9 @@ export interface SettingsProblem {
   key: string;
   reason: string;
 }
+
+/** The key a problem with the whole file is reported under (unreadable YAML, not a mapping). */
+export const FILE_KEY = '(file)';
 
 export interface LoadedSettings {
   settings: Settings;
@@ -165,7 +178,7 @@ export function parseSettings(raw: unknown, file: string): { settings: Settings;
   else if (raw !== undefined && raw !== null) {
     problems.push({
       file,
-      key: '(file)',
+      key: FILE_KEY,
       reason: `must be a mapping of sections (got ${shown(raw)}); using the defaults`,
     });
   }
@@ -189,11 +202,11 @@ export function loadSettings(file: string): LoadedSettings {
     raw = yaml().parse(readFileSync(file, 'utf8'));
   } catch (e) {
     const reason = `cannot be parsed as YAML, so every setting uses its default: ${(e as Error).message.split('\n')[0]}`;
-    return { settings: defaultSettings(), mtimeMs, problems: [{ file, key: '(file)', reason }] };
+    return { settings: defaultSettings(), mtimeMs, problems: [{ file, key: FILE_KEY, reason }] };
   }
   return { ...parseSettings(raw, file), mtimeMs };
 }
 
 /** Whether `key` (`dream.schedule`) was read from the file as written (no problem reported for it). */
 export const settingIsValid = (problems: SettingsProblem[], key: string): boolean =>
-  !problems.some((p) => p.key === key || p.key === '(file)' || key.startsWith(`${p.key}.`));
+  !problems.some((p) => p.key === key || p.key === FILE_KEY || key.startsWith(`${p.key}.`));

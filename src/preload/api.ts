@@ -3,6 +3,14 @@ import type { ErrorCode } from '../shared/errors';
 
 /** The single IPC channel; main validates every call on it with the contract. */
 export const IPC_CHANNEL = 'evoflux:call';
+/** Main -> window only: something in the data home changed (payload: ChangeEvent). */
+export const IPC_CHANGED_CHANNEL = 'evoflux:changed';
+
+/** What the window hears when the data home changed (the database, wiki files or settings). */
+export interface ChangeNotice {
+  at: number;
+  sources: string[];
+}
 
 export interface WireError {
   code: ErrorCode;
@@ -16,4 +24,6 @@ export type IpcResult<T = unknown> = { ok: true; value: T } | { ok: false; error
 /** What the preload exposes as `window.evoflux`: one call per contract command. */
 export interface EvofluxBridge {
   call<N extends CommandName>(name: N, input: InputOf<Contract[N]>): Promise<IpcResult<OutputOf<Contract[N]>>>;
+  /** Calls `listener` whenever the data home changes; returns the unsubscribe function. */
+  onChanged?(listener: (notice: ChangeNotice) => void): () => void;
 }

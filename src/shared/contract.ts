@@ -8,6 +8,8 @@ import { wikiCommands } from './commands/wiki';
 import { dreamCommands } from './commands/dream';
 import { systemCommands } from './commands/system';
 import { citationCommands } from './commands/citations';
+import { settingsCommands } from './commands/settings';
+import { statsCommands } from './commands/stats';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -28,6 +30,8 @@ export const contract = {
   ...dreamCommands,
   ...systemCommands,
   ...citationCommands,
+  ...settingsCommands,
+  ...statsCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

@@ -38,3 +38,7 @@ export const COERCION_REASONS = [
 export type CoercionReason = (typeof COERCION_REASONS)[number];
 
 export const FACT_TEXT_MAX = 500;
+
+/** How automatic recall treats a fact: normally, always as a candidate (pinned), or never (paused). */
+export const FACT_RECALL_MODES = ['normal', 'pinned', 'paused'] as const;
+export type FactRecallMode = (typeof FACT_RECALL_MODES)[number];

@@ -4,6 +4,7 @@ import {
   CONFIDENCES,
   FACT_KINDS,
   FACT_ORIGINS,
+  FACT_RECALL_MODES,
   MESSAGE_ROLES,
   SCOPES,
   SESSION_KINDS,
@@ -14,6 +15,7 @@ export const id = z.string().trim().min(1, 'must not be empty').max(200, 'must b
 export const scope = z.enum(SCOPES);
 export const factKind = z.enum(FACT_KINDS);
 export const confidence = z.enum(CONFIDENCES);
+export const recallMode = z.enum(FACT_RECALL_MODES);
 export const sessionKind = z.enum(SESSION_KINDS);
 export const messageRole = z.enum(MESSAGE_ROLES);
 export const epochMs = z.number().int();
@@ -74,6 +76,8 @@ export const factRecord = z.object({
   /** The scope asked for when the store chose another; an unknown name is kept as asked (e.g. "galaxy"). */
   requestedScope: z.string().nullable(),
   coercionReason: z.enum(COERCION_REASONS).nullable(),
+  /** normal, pinned (always a recall candidate for its scope) or paused (kept, never recalled). */
+  recall: z.enum(FACT_RECALL_MODES),
   firstSeenAt: epochMs,
   lastSeenAt: epochMs,
   updatedAt: epochMs,

@@ -77,6 +77,30 @@ async function main() {
   }
   await time('kind=decision, sort=reinforcement', { kind: 'decision' }, 10);
   await time('text "variant 42", sort=reinforcement', { text: 'variant 42' }, 5);
+  // Any word matches, so a common word matches most of the store; relevance ranks every match.
+  await time('text "variant 42", sort=relevance', { text: 'variant 42', sort: 'relevance' }, 5);
+  await time(
+    'text "service 17", sort=relevance, scope p3',
+    { text: 'service 17', sort: 'relevance', scope: 'project', scopeKey: 'p3' },
+    5,
+  );
+  await time('text "config" (every fact), sort=recency', { text: 'config', sort: 'recency' }, 5);
+  const count = async (input: Record<string, unknown>) => {
+    t0 = performance.now();
+    const r = await fetch(`${server.url}/api/commands/facts.count`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    const { total } = (await r.json()) as { total: number };
+    console.log(
+      `facts.count ${JSON.stringify(input).padEnd(40)} ${total} in ${(performance.now() - t0).toFixed(1)} ms`,
+    );
+  };
+  await count({});
+  await count({ scope: 'project', scopeKey: 'p3' });
+  await count({ kind: 'decision' });
+  await count({ text: 'variant 42' });
   await server.close();
   await t.close();
 }

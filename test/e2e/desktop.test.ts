@@ -223,19 +223,25 @@ describe('desktop window (Chromium against serve)', () => {
     await screenshot(page, '01-facts');
   });
 
-  it('browses by scope and scope key', async () => {
-    await page.selectOption('select >> nth=0', 'project');
-    await page.fill('input[aria-label="Scope key"]', 'billing');
-    await page.press('input[aria-label="Scope key"]', 'Enter');
+  it('browses by scope and by a project picked from the list of existing ones', async () => {
+    const scope = page.locator('[data-testid="filter-scope"]');
+    const project = () => page.locator('[data-testid="context-project"]');
+    await scope.selectOption('project');
+    // The picker lists the projects that exist, with their fact counts.
+    await poll(() => project().locator('option').allInnerTexts()).toEqual([
+      'any project',
+      'billing (2 facts, 3 sessions)',
+      'web (1 fact, 1 session)',
+    ]);
+    await project().selectOption('billing');
     await poll(() => factTexts(page)).toEqual(['Billing uses Postgres 16', 'Billing invoices are generated nightly']);
-    await page.selectOption('select >> nth=0', 'user');
+    await poll(() => page.locator('[data-testid="facts-total"]').innerText()).toBe('2 facts');
+    await scope.selectOption('user');
     await poll(() => factTexts(page)).toEqual(['Prefers concise answers']);
-    await page.selectOption('select >> nth=0', 'project');
-    await page.fill('input[aria-label="Scope key"]', 'web');
-    await page.press('input[aria-label="Scope key"]', 'Enter');
+    await scope.selectOption('project');
+    await project().selectOption('web');
     await poll(() => factTexts(page)).toEqual(['The web app is built with Vite']);
-    await page.fill('input[aria-label="Scope key"]', 'billing');
-    await page.press('input[aria-label="Scope key"]', 'Enter');
+    await project().selectOption('billing');
     await page.fill('#fact-search', 'nightly');
     await poll(() => factTexts(page)).toEqual(['Billing invoices are generated nightly']);
     await page.fill('#fact-search', '');
@@ -244,7 +250,10 @@ describe('desktop window (Chromium against serve)', () => {
   });
 
   it('opens a fact with the keyboard and follows its evidence to the transcript message', async () => {
-    await page.focus('[data-testid="facts-list"]');
+    // The list is one Tab stop after the filters; Enter opens the row that has focus.
+    await page.focus('#fact-search');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('option');
     await page.keyboard.press('Enter');
     const detail = page.locator('[data-testid="fact-detail"]');
     await poll(() => detail.locator('h2').innerText()).toBe('Billing uses Postgres 16');
@@ -367,7 +376,7 @@ describe('desktop window (Chromium against serve)', () => {
     await page.goto(`${served.url}/#/wiki?path=topics%2Fhostile.md`);
     const body = page.locator('[data-testid="wiki-body"]');
     await body.waitFor();
-    expect(await page.locator('[data-testid="wiki-tree"] [data-path="topics/hostile.md"]').count()).toBe(1);
+    await poll(() => page.locator('[data-testid="wiki-tree"] [data-path="topics/hostile.md"]').count()).toBe(1);
     expect(await page.locator('[data-testid="front-matter"]').innerText()).toContain('A page with hostile content');
     expect(await body.locator('script, img').count()).toBe(0);
     expect(await body.innerText()).toContain('<script>');
@@ -464,18 +473,20 @@ describe('desktop window (Chromium against serve)', () => {
     await page.goto(`${served.url}/#/facts?scope=project&key=bulk`);
     const list = page.locator('[data-testid="facts-list"]');
     await list.locator('.fact-row').first().waitFor();
-    await poll(() => page.locator('.list-footer').innerText()).toContain('200+ facts loaded');
+    // The real total, not "200+ loaded".
+    await poll(() => page.locator('.list-footer').innerText()).toContain('200 of 700 facts');
     // Only the rows on screen (plus overscan) exist in the DOM, however many are loaded.
     for (let i = 0; i < 8; i++) {
       await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
       await page.waitForTimeout(150);
     }
-    await poll(() => page.locator('.list-footer').innerText()).toMatch(/^700 facts loaded/);
+    await poll(() => page.locator('.list-footer').innerText()).toMatch(/^700 facts/);
     expect(await list.locator('.fact-row').count()).toBeLessThan(60);
     expect(await list.locator('.fact-row').last().innerText()).toMatch(/Bulk fact number \d+/);
-    // Keyboard: End jumps to the last fact, Enter opens it.
-    await list.focus();
+    // Keyboard: End moves focus to the last fact, Enter opens it.
+    await list.locator('[tabindex="0"]').focus();
     await page.keyboard.press('End');
+    await poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toMatch(/Bulk fact number/);
     await page.keyboard.press('Enter');
     await poll(() => page.locator('[data-testid="fact-detail"] h2').innerText()).toMatch(/^Bulk fact number \d+$/);
     await screenshot(page, '15-long-list');

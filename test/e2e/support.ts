@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -104,4 +104,35 @@ export async function openBrowser(): Promise<BrowserHandle> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+const AXE_SOURCE = readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core in the page (evaluated over the DevTools protocol, so the page's CSP, which
+ * forbids inline scripts, is left as it is) and returns the serious and critical violations.
+ */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<any> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return (result.violations as any[]).map((v) => ({
+      id: v.id as string,
+      impact: v.impact as string | null,
+      help: v.help as string,
+      nodes: (v.nodes as any[])
+        .slice(0, 5)
+        .map((n) => `${(n.target as string[]).join(' ')}: ${n.failureSummary ?? ''}`),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -42,7 +42,7 @@ describe('recall index maintenance', () => {
     expect(r.results[0]!.snippet).toBe('cluster node 77 runs the ingest pipeline');
   });
 
-  it('keeps the fact index and scope counts in step with inserts and deletes; text and scope cannot be edited', async () => {
+  it('keeps the fact index and scope counts in step with inserts, edits and deletes; id and seq cannot be edited', async () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     const f = await t.run('facts.add', { sessionId: s.id, text: 'blue green deploys on fridays', scope: 'project' });
     const db = t.engine.db;
@@ -52,21 +52,24 @@ describe('recall index maintenance', () => {
       (await t.run('memory.search', { sessionId: s.id, query: q, sources: ['facts'] })).results.length;
     expect(counts()).toEqual({ facts: 1 });
     expect(await find('blue green fridays')).toBe(1);
-    // Nothing in the product edits a fact's text or scope; a hand-written edit would leave the index stale.
-    expect(() =>
-      db.prepare('UPDATE memory_facts SET text = ? WHERE id = ?').run('canary deploys on mondays', f.fact.id),
-    ).toThrow(/immutable/);
-    expect(() => db.prepare("UPDATE memory_facts SET scope_key = 'beta' WHERE id = ?").run(f.fact.id)).toThrow(
+    // Public id and seq (the evidence and index key) never change.
+    expect(() => db.prepare("UPDATE memory_facts SET id = 'other' WHERE id = ?").run(f.fact.id)).toThrow(/immutable/);
+    expect(() => db.prepare('UPDATE memory_facts SET seq = seq + 1000 WHERE id = ?').run(f.fact.id)).toThrow(
       /immutable/,
     );
-    expect(await find('blue green fridays')).toBe(1);
+    // An edit through the store rewrites the index row: old words gone, new words found.
+    await t.run('facts.update', { factId: f.fact.id, text: 'canary deploys on mondays' });
+    expect(await find('blue green fridays')).toBe(0);
+    expect(await find('canary mondays')).toBe(1);
+    db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
+    expect(counts()).toEqual({ facts: 1 });
     db.prepare('DELETE FROM memory_facts WHERE id = ?').run(f.fact.id);
     expect(counts()).toBeUndefined();
-    expect(await find('blue green fridays')).toBe(0);
+    expect(await find('canary mondays')).toBe(0);
     expect(pendingPurges(db)).toBe(1);
     while (purgeStep(db, 10));
     expect(
-      db.prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'fridays'").get(),
+      db.prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'mondays OR fridays'").get(),
     ).toEqual({ n: 0 });
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
   });

@@ -23,6 +23,7 @@ const rec = vi.hoisted(() => {
     sandboxEnabled: false,
     quitCalls: 0,
     errors: [] as string[],
+    sent: [] as { channel: string; payload: unknown }[],
   };
   const on = (event: string, fn: Handler) => {
     appHandlers.set(event, [...(appHandlers.get(event) ?? []), fn]);
@@ -31,6 +32,11 @@ const rec = vi.hoisted(() => {
     static all: BrowserWindow[] = [];
     static getAllWindows = () => BrowserWindow.all;
     record: { options: any; loaded: string[]; once: Map<string, Handler> };
+    webContents = { send: (channel: string, payload: unknown) => void state.sent.push({ channel, payload }) };
+    on() {}
+    isDestroyed() {
+      return false;
+    }
     constructor(options: any) {
       this.record = { options, loaded: [], once: new Map() };
       state.windows.push(this.record);
@@ -69,6 +75,7 @@ const rec = vi.hoisted(() => {
         setPermissionCheckHandler: () => {},
       },
     },
+    nativeTheme: { shouldUseDarkColors: false },
     dialog: { showErrorBox: (title: string, body: string) => void state.errors.push(`${title}: ${body}`) },
     shell: { openExternal: vi.fn(async () => {}) },
   };
@@ -134,6 +141,14 @@ describe('Electron shell (src/main/index.ts)', () => {
     expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     const detached = await handle({ senderFrame: null }, 'sessions.list', {});
     expect(detached).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('tells the window when the data home changes, whoever wrote', async () => {
+    const handle = rec.state.ipc.get('evoflux:call')!;
+    const before = rec.state.sent.length;
+    await handle({ senderFrame: { url: pageUrl } }, 'sessions.create', { title: 'a write' });
+    await vi.waitFor(() => expect(rec.state.sent.length).toBeGreaterThan(before), { timeout: 5_000 });
+    expect(rec.state.sent.at(-1)).toMatchObject({ channel: 'evoflux:changed', payload: { sources: ['db'] } });
   });
 
   it('denies new windows and navigation away from the page', async () => {

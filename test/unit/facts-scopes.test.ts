@@ -307,33 +307,43 @@ describe('facts.list text filter', () => {
   beforeEach(() => (t = openTestEngine()));
   afterEach(() => t.close());
 
-  it('matches all words case-insensitively, the last as a prefix, within the scope asked for', async () => {
+  it('matches any word case-insensitively (the last as a prefix), facts holding more words first, within the scope asked for', async () => {
     const a = await t.run('sessions.create', { projectId: 'alpha' });
     const b = await t.run('sessions.create', { projectId: 'beta' });
     await t.run('facts.add', { sessionId: a.id, scope: 'project', text: 'Deploy the API with Helm charts' });
     await t.run('facts.add', { sessionId: a.id, scope: 'project', text: 'Helm is banned for the worker' });
     await t.run('facts.add', { sessionId: b.id, scope: 'project', text: 'Deploy beta with Helm too' });
     const texts = async (input: Parameters<TestEngine['run']>[1]) =>
-      (await t.run('facts.list', input as never)).facts.map((f) => f.text).sort();
-    expect(await texts({ text: 'helm DEPLOY' })).toEqual([
+      (await t.run('facts.list', input as never)).facts.map((f) => f.text);
+    const sorted = async (input: Parameters<TestEngine['run']>[1]) => (await texts(input)).sort();
+    expect(await sorted({ text: 'helm DEPLOY' })).toEqual([
       'Deploy beta with Helm too',
-      'Deploy the API with Helm charts',
-    ]);
-    expect(await texts({ text: 'deploy hel' })).toEqual([
-      'Deploy beta with Helm too',
-      'Deploy the API with Helm charts',
-    ]);
-    expect(await texts({ text: 'helm', scope: 'project', scopeKey: 'alpha' })).toEqual([
       'Deploy the API with Helm charts',
       'Helm is banned for the worker',
     ]);
-    expect(await texts({ text: 'charts beta' })).toEqual([]);
+    // By relevance, the facts holding both words come before the one holding one.
+    expect((await texts({ text: 'helm DEPLOY', sort: 'relevance' })).at(-1)).toBe('Helm is banned for the worker');
+    expect(await sorted({ text: 'deploy hel' })).toEqual([
+      'Deploy beta with Helm too',
+      'Deploy the API with Helm charts',
+      'Helm is banned for the worker',
+    ]);
+    expect(await sorted({ text: 'chart' })).toEqual(['Deploy the API with Helm charts']);
+    expect(await sorted({ text: 'helm', scope: 'project', scopeKey: 'alpha' })).toEqual([
+      'Deploy the API with Helm charts',
+      'Helm is banned for the worker',
+    ]);
+    expect(await sorted({ text: 'charts beta' })).toEqual([
+      'Deploy beta with Helm too',
+      'Deploy the API with Helm charts',
+    ]);
+    expect(await sorted({ text: 'kubernetes' })).toEqual([]);
     // No word characters: a plain substring match.
     await t.run('facts.add', { sessionId: a.id, scope: 'project', text: 'Paths use / not \\' });
-    expect(await texts({ text: '/' })).toEqual(['Paths use / not \\']);
+    expect(await sorted({ text: '/' })).toEqual(['Paths use / not \\']);
     // Deleted facts leave the index.
     const gone = (await t.run('facts.list', { text: 'banned' })).facts[0]!;
     await t.run('facts.delete', { factId: gone.id });
-    expect(await texts({ text: 'banned' })).toEqual([]);
+    expect(await sorted({ text: 'banned' })).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { onlineManager } from '@tanstack/react-query';
-import { createQueryClient } from '../../src/renderer/src/queries';
+import { createQueryClient } from '../../src/renderer/src/queries/client';
 
 /** The window talks to a local engine only: "offline" as the OS reports it must not stop it. */
 describe('renderer query client while the OS reports offline', () => {

@@ -130,8 +130,8 @@ describe('wiki service file operations', () => {
   });
 
   it('writes atomically, refuses notes/ and LOG.md, protects USER.md, INDEX.md, LOG.md from delete', async () => {
-    expect(await wiki.write('topics/a.md', 'one')).toEqual({ path: 'topics/a.md', created: true });
-    expect(await wiki.write('topics/a.md', 'two')).toEqual({ path: 'topics/a.md', created: false });
+    expect(await wiki.write('topics/a.md', 'one')).toMatchObject({ path: 'topics/a.md', created: true });
+    expect(await wiki.write('topics/a.md', 'two')).toMatchObject({ path: 'topics/a.md', created: false });
     expect(wiki.read('topics/a.md').content).toBe('two');
     await expect(wiki.write('notes/2026-01-01.md', 'x')).rejects.toThrow(/read-only/);
     await expect(wiki.write('LOG.md', 'x')).rejects.toThrow(/append-only/);

@@ -9,6 +9,7 @@ import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors
 import { bearerMatches, ensureHttpToken } from './http-token';
 import { RENDERER_CSP_HEADER } from './csp';
 import { OWNER } from '../commands/principal';
+import { streamChanges } from './events-stream';
 import { decodePath, DEFAULT_HTTP_LIMITS, HttpStatusError, readBody, type HttpLimits } from './http-limits';
 
 import { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
@@ -16,6 +17,7 @@ import { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
 export { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
 const COMMAND_PREFIX = '/api/commands/';
 const HEALTH_PATH = '/api/health';
+const EVENTS_PATH = '/api/events';
 
 export interface HttpServerOptions {
   engine: Engine;
@@ -179,6 +181,17 @@ async function handleHealth(door: DoorContext, req: IncomingMessage, res: Server
   sendJson(res, report.ok ? 200 : 503, report);
 }
 
+/** The change feed as server-sent events (see events-stream.ts); the token is required as everywhere. */
+function handleEvents(door: DoorContext, req: IncomingMessage, res: ServerResponse): void {
+  if (!authorized(door, req, res)) return;
+  if (req.method !== 'GET') {
+    return sendError(res, new CommandError('invalid_input', 'method: /api/events needs GET', 'method'), {
+      Allow: 'GET',
+    });
+  }
+  streamChanges(door.engine, req, res, SECURITY_HEADERS);
+}
+
 function serveStatic(door: DoorContext, req: IncomingMessage, res: ServerResponse, pathname: string): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return sendError(res, new CommandError('not_found', `no route: ${req.method} ${pathname}`, 'path'));
@@ -222,6 +235,7 @@ async function route(door: DoorContext, req: IncomingMessage, res: ServerRespons
     return handleCommand(door, req, res, url.pathname.slice(COMMAND_PREFIX.length), url.searchParams);
   }
   if (url.pathname === HEALTH_PATH) return handleHealth(door, req, res);
+  if (url.pathname === EVENTS_PATH) return handleEvents(door, req, res);
   if (url.pathname.startsWith('/api/')) {
     return sendError(res, new CommandError('not_found', `no route: ${url.pathname}`, 'path'));
   }

@@ -59,5 +59,9 @@ export const COMMAND_ALIASES: readonly CommandAlias[] = [
   { path: ['doctor'], command: 'system.doctor' },
 ];
 
-/** A contract command's CLI path: its name's dot-separated words (`wiki.notes.append` -> `wiki notes append`). */
-export const commandPath = (name: string): string[] => name.split('.');
+/**
+ * A contract command's CLI path: its name's dot-separated words, kebab-cased
+ * (`wiki.notes.append` -> `wiki notes append`, `settings.testConnection` -> `settings test-connection`).
+ */
+export const commandPath = (name: string): string[] =>
+  name.split('.').map((w) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));

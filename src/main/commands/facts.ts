@@ -1,8 +1,11 @@
 import type { Handlers } from './types';
 import { factCommands } from '../../shared/commands/facts';
 import { writeTx } from '../store/db';
-import { getFact, listEvidence, recordFact } from '../store/facts';
-import { decodeFactCursor, listFacts } from '../store/fact-queries';
+import { getFact, getFactRow, listEvidence, recordFact } from '../store/facts';
+import { countMatchingFacts, decodeFactCursor, listFacts } from '../store/fact-queries';
+import { createManualFact, editFact, factHistory, setRecallMode } from '../store/fact-edits';
+import { listContexts } from '../store/contexts';
+import { createContext, editTarget, scopeChoices } from '../memory/fact-scopes';
 import { getMessage } from '../store/messages';
 import { coerceScope, resolveScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
@@ -11,26 +14,94 @@ import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { invalid, notFound } from '../../shared/errors';
 import { findSecret } from '../memory/secrets';
 
+/** Manual entry and edits get the same secret rejection as extraction: memory never stores credentials. */
+function refuseSecrets(text: string | undefined): void {
+  const secret = text === undefined ? null : findSecret(text);
+  if (secret) throw invalid('text', `looks like a secret (${secret.kind}); secrets are never stored`);
+}
+
+/** A scope key filter is only meaningful with its scope; workspace paths are normalized like sessions'. */
+function filterScopeKey(input: { scope?: string; scopeKey?: string }): string | undefined {
+  if (input.scopeKey !== undefined && !input.scope) throw invalid('scopeKey', 'needs scope as well');
+  return input.scope === 'workspace' && input.scopeKey ? normalizeWorkspacePath(input.scopeKey) : input.scopeKey;
+}
+
 export const factHandlers: Handlers<typeof factCommands> = {
   'facts.list': (engine, input) => {
     if (input.cursor && !decodeFactCursor(input.cursor))
       throw invalid('cursor', 'is not a cursor returned by facts.list');
-    if (input.scopeKey !== undefined && !input.scope) throw invalid('scopeKey', 'needs scope as well');
-    const scopeKey =
-      input.scope === 'workspace' && input.scopeKey ? normalizeWorkspacePath(input.scopeKey) : input.scopeKey;
-    return listFacts(engine.db, { ...input, scopeKey });
+    if (input.sort === 'relevance' && !input.text) throw invalid('sort', 'relevance needs text to rank by');
+    return listFacts(engine.db, { ...input, scopeKey: filterScopeKey(input) });
   },
+
+  'facts.count': (engine, input) => ({
+    total: countMatchingFacts(engine.db, { ...input, scopeKey: filterScopeKey(input) }),
+  }),
 
   'facts.get': (engine, { factId }) => {
+    const row = getFactRow(engine.db, factId);
     const fact = getFact(engine.db, factId);
-    if (!fact) throw notFound('fact', factId, 'factId');
-    return { ...fact, evidence: listEvidence(engine.db, factId) };
+    if (!row || !fact) throw notFound('fact', factId, 'factId');
+    return {
+      ...fact,
+      evidence: listEvidence(engine.db, factId),
+      scopeChoices: scopeChoices(engine.db, row, row.kind),
+    };
   },
 
+  'facts.update': (engine, input) => {
+    refuseSecrets(input.text);
+    const result = writeTx(engine.db, () => {
+      const row = getFactRow(engine.db, input.factId);
+      if (!row) throw notFound('fact', input.factId, 'factId');
+      const kind = input.kind ?? row.kind;
+      const target = editTarget(engine.db, row, kind, input.scope, input.scopeKey);
+      return editFact(
+        engine.db,
+        input.factId,
+        { text: input.text, kind: input.kind, confidence: input.confidence, target },
+        { actor: input.actor, now: engine.clock.now(), merge: input.merge },
+      );
+    });
+    if (result.changed) engine.events.emit('facts-changed', { sessionIds: [] });
+    return result;
+  },
+
+  'facts.create': (engine, input) => {
+    refuseSecrets(input.text);
+    const result = writeTx(engine.db, () => {
+      const context = createContext(engine.db, input.scope, input.scopeKey, input.kind);
+      return createManualFact(
+        engine.db,
+        { ...context, text: input.text, kind: input.kind, confidence: input.confidence },
+        { actor: input.actor, now: engine.clock.now() },
+      );
+    });
+    if (result.created) engine.events.emit('facts-changed', { sessionIds: [] });
+    return result;
+  },
+
+  'facts.pin': (engine, { factId, pinned, actor }) =>
+    writeTx(engine.db, () => {
+      const current = getFactRow(engine.db, factId);
+      if (!current) throw notFound('fact', factId, 'factId');
+      // Unpinning a fact that is not pinned (normal or paused) leaves it as it is.
+      const mode = pinned ? 'pinned' : current.recall === 'pinned' ? 'normal' : current.recall;
+      return setRecallMode(engine.db, factId, mode, { actor, now: engine.clock.now() });
+    }),
+
+  'facts.pause': (engine, { factId, paused, actor }) =>
+    writeTx(engine.db, () => {
+      const current = getFactRow(engine.db, factId);
+      if (!current) throw notFound('fact', factId, 'factId');
+      const mode = paused ? 'paused' : current.recall === 'paused' ? 'normal' : current.recall;
+      return setRecallMode(engine.db, factId, mode, { actor, now: engine.clock.now() });
+    }),
+
+  'facts.history': (engine, { factId }) => ({ entries: factHistory(engine.db, factId) }),
+
   'facts.add': (engine, input) => {
-    // Manual entry gets the same secret rejection as extraction: memory never stores credentials.
-    const secret = findSecret(input.text);
-    if (secret) throw invalid('text', `looks like a secret (${secret.kind}); secrets are never stored`);
+    refuseSecrets(input.text);
     const result = writeTx(engine.db, () => {
       const scopes = resolveScopes(engine.db, input.sessionId);
       if (input.messageId) {
@@ -69,4 +140,6 @@ export const factHandlers: Handlers<typeof factCommands> = {
     const s = resolveScopes(engine.db, sessionId);
     return { sessionId: s.session.id, ownerSessionId: s.owner.id, visible: s.visible };
   },
+
+  'scopes.list': (engine, input) => listContexts(engine.db, input),
 };

@@ -12,6 +12,8 @@ import { wikiHandlers } from './wiki';
 import { dreamHandlers } from './dream';
 import { systemHandlers } from './system';
 import { citationHandlers } from './citations';
+import { settingsHandlers } from './settings';
+import { statsHandlers } from './stats';
 
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
@@ -25,4 +27,6 @@ export const handlers: Handlers<Contract> = {
   ...dreamHandlers,
   ...systemHandlers,
   ...citationHandlers,
+  ...settingsHandlers,
+  ...statsHandlers,
 };

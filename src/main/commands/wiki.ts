@@ -14,10 +14,11 @@ export const wikiHandlers: Handlers<typeof wikiCommands> = {
 
   'wiki.read': (engine, input) => {
     const page = engine.wiki.read(input.path);
-    return { path: page.path, content: page.content, body: page.body, meta: page.meta };
+    return { path: page.path, content: page.content, body: page.body, meta: page.meta, version: page.version };
   },
 
-  'wiki.write': (engine, input) => engine.wiki.write(input.path, input.content),
+  'wiki.write': (engine, input) =>
+    engine.wiki.write(input.path, input.content, { expectedVersion: input.expectedVersion }),
 
   'wiki.delete': (engine, input) =>
     engine.wiki.delete(input.path, 'path', {

@@ -125,6 +125,15 @@ export function pendingCounts(deps: Pick<DreamDeps, 'db' | 'wiki'>): { sessions:
   return { sessions: countPendingSessions(deps.db), notes: pendingNotes(deps.db, deps.wiki).length };
 }
 
+const PAGES_LISTED = 40;
+
+/** The LOG.md detail line naming the pages a run wrote (the window lists them). */
+export function pagesLine(pages: string[]): string {
+  const sorted = [...pages].sort();
+  const shown = sorted.slice(0, PAGES_LISTED).join(', ');
+  return `- pages: ${shown}${sorted.length > PAGES_LISTED ? `, +${sorted.length - PAGES_LISTED} more` : ''}`;
+}
+
 /** Lints the wiki and writes LINT.md; never touches dream_log. */
 export async function lintAndWrite(deps: Pick<DreamDeps, 'wiki' | 'clock' | 'sessionExists' | 'mentions'>) {
   return deps.wiki.withWriteLock(async () => {
@@ -193,6 +202,7 @@ async function finishRun(deps: DreamDeps, run: UnfinishedRun, interrupted: boole
     `- remaining pending: ${counts.sessions + counts.notes}`,
     `- lint issues: ${lint.issues}`,
     `- consolidator: ${run.consolidator}`,
+    pagesLine([...pages]),
     ...run.errors.map((e) => `- failed: ${e.replace(/\s+/g, ' ').slice(0, 300)}`),
     ...(interrupted ? ['- finished by the next run: this run was interrupted after its pages were written'] : []),
     marker,

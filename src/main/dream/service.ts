@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { Document, YAMLMap } from 'yaml';
-import { yaml } from '../lazy-deps';
+import { openSettingsDocument } from '../settings-document';
 import type { Db } from '../store/db';
 import { getSession } from '../store/sessions';
 import type { Clock } from '../../shared/clock';
@@ -31,6 +30,12 @@ import { sessionSourceLinkSlugs, sessionSourceSlugs } from './source-page';
 export interface DreamLogEntry {
   at: string;
   summary: string;
+  /** From the entry's detail lines (null for entries older versions wrote without them). */
+  sessions: number | null;
+  notes: number | null;
+  failed: number | null;
+  pagesWritten: number | null;
+  pages: string[];
 }
 
 export interface DreamStatus {
@@ -65,13 +70,37 @@ export interface DreamServiceDeps {
 const SCHEDULED_WAIT_MS = 5 * 60_000;
 const LOG_ENTRY = /^## \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC\] (dream \|.*)$/;
 
-/** The last `limit` Dream runs recorded in LOG.md, newest first. */
+const countIn = (text: string, re: RegExp): number | null => {
+  const m = re.exec(text);
+  return m ? Number(m[1]) : null;
+};
+
+/** The last `limit` Dream runs recorded in LOG.md, newest first, with their counts and pages. */
 export function lastRunsFromLog(text: string | null, limit = 10): DreamLogEntry[] {
   if (!text) return [];
   const out: DreamLogEntry[] = [];
+  let current: DreamLogEntry | null = null;
   for (const line of text.split('\n')) {
     const m = LOG_ENTRY.exec(line);
-    if (m) out.push({ at: m[1]! + ' UTC', summary: m[2]! });
+    if (m) {
+      const summary = m[2]!;
+      current = {
+        at: m[1]! + ' UTC',
+        summary,
+        sessions: countIn(summary, /sessions=(\d+)/),
+        notes: countIn(summary, /notes=(\d+)/),
+        failed: countIn(summary, /failed=(\d+)/),
+        pagesWritten: null,
+        pages: [],
+      };
+      out.push(current);
+    } else if (line.startsWith('## ')) {
+      current = null;
+    } else if (current) {
+      current.pagesWritten ??= countIn(line, /^- pages written: (\d+)/);
+      const pages = /^- pages: (.*)$/.exec(line);
+      if (pages) current.pages = pages[1]!.split(', ').filter((p) => p.endsWith('.md'));
+    }
   }
   return out.slice(-limit).reverse();
 }
@@ -239,30 +268,7 @@ export class DreamService {
     const merged = { ...current, ...next };
     merged.schedule = merged.schedule.trim();
     parseSchedule(merged.schedule).stop();
-    let text = '';
-    try {
-      text = readFileSync(this.d.paths.settings, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-    const { isMap, isScalar, parseDocument } = yaml();
-    const doc: Document = parseDocument(text);
-    if (doc.errors.length) {
-      throw new CommandError(
-        'conflict',
-        `settings.yaml cannot be parsed, so it was not changed: ${doc.errors[0]!.message}`,
-      );
-    }
-    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
-      // An empty or comments-only file: a mapping takes the place of the empty value, and the
-      // comments attached to it move over, so none is lost.
-      const empty = doc.contents;
-      const map = doc.createNode({}) as YAMLMap;
-      map.commentBefore = empty?.commentBefore;
-      map.comment = empty?.comment;
-      doc.contents = map as Document['contents'];
-    } else if (!isMap(doc.contents))
-      throw new CommandError('conflict', 'settings.yaml is not a mapping, so it was not changed');
+    const doc = openSettingsDocument(this.d.paths.settings);
     doc.setIn(['dream', 'enabled'], merged.enabled);
     doc.setIn(['dream', 'schedule'], merged.schedule);
     await writeFileAtomically(this.d.paths.settings, doc.toString());

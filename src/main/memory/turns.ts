@@ -11,6 +11,7 @@ import { invalid, isCommandError, notFound } from '../../shared/errors';
 import { loadWindow, type SessionWindow } from './working-memory';
 import type { RecallResult } from './recall';
 import { recallQueryText } from './recall/search-facts';
+import { recallSwitchedOff } from './recall-switch';
 
 /**
  * The turn lifecycle around the model/tool loop:
@@ -122,7 +123,7 @@ async function recallForTurn(
   userText: string,
 ): Promise<{ recalled: RecallResult; status: RecallStatus }> {
   try {
-    const recalled = await engine.readLane.recall(sessionId, recallQueryText(userText));
+    const recalled = recallSwitchedOff(engine) ?? (await engine.readLane.recall(sessionId, recallQueryText(userText)));
     return { recalled, status: { status: 'ok', reason: null } };
   } catch (e) {
     if (isCommandError(e) && e.code === 'not_found') throw e;

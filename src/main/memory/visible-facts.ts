@@ -12,7 +12,7 @@ export interface VisibleFactFilter {
   limit: number;
 }
 
-export type VisibleFactSort = Exclude<FactSort, 'confidence'>;
+export type VisibleFactSort = Exclude<FactSort, 'confidence' | 'relevance'>;
 
 /** Both orders are walked on an index per scope (memory_facts_scope_reinforcement, _scope_updated). */
 const sortExpr: Record<VisibleFactSort, string> = {

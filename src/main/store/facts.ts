@@ -1,6 +1,13 @@
 import type { Db } from './db';
 import { newId } from '../../shared/ids';
-import { CONFIDENCE_RANK, type Confidence, type FactKind, type FactOrigin, type Scope } from '../../shared/domain';
+import {
+  CONFIDENCE_RANK,
+  type Confidence,
+  type FactKind,
+  type FactOrigin,
+  type FactRecallMode,
+  type Scope,
+} from '../../shared/domain';
 import type { EvidenceRecord, FactRecord } from '../../shared/schemas';
 import type { CoercedScope } from '../memory/scope';
 import { factKeyOfFolded, foldForKey, normalizeFactText } from '../memory/text';
@@ -22,6 +29,7 @@ export interface FactRow {
   origin: FactOrigin;
   requested_scope: Scope | null;
   coercion_reason: FactRecord['coercionReason'];
+  recall: FactRecallMode;
   first_seen_at: number;
   last_seen_at: number;
   updated_at: number;
@@ -38,6 +46,7 @@ export const toFact = (r: FactRow): FactRecord => ({
   origin: r.origin,
   requestedScope: r.requested_scope,
   coercionReason: r.coercion_reason,
+  recall: r.recall ?? 'normal',
   firstSeenAt: r.first_seen_at,
   lastSeenAt: r.last_seen_at,
   updatedAt: r.updated_at,
@@ -115,7 +124,7 @@ function scopeIdOf(st: Statements, scope: Scope, key: string): number {
  * store does this itself rather than through triggers (see migration 050). `text` must already
  * be normalized and `key` be factKeyOfFolded of its folded form.
  */
-function writeFactRow(st: Statements, fact: FactRecord, scopeId: number, key: number): number {
+function writeFactRow(st: Statements, fact: Omit<FactRecord, 'recall'>, scopeId: number, key: number): number {
   const seq = Number(
     st.insert.run(
       fact.id,
@@ -140,12 +149,29 @@ function writeFactRow(st: Statements, fact: FactRecord, scopeId: number, key: nu
   return seq;
 }
 
+/** The scope's row id, created on first use; inside the caller's write transaction. */
+export const scopeIdFor = (db: Db, scope: Scope, key: string): number => scopeIdOf(statements(db), scope, key);
+
+/** A new fact's row, index row and scope count (see writeFactRow); inside the caller's write transaction. */
+export const insertFactRow = (db: Db, fact: Omit<FactRecord, 'recall'>, scopeId: number, key: number): number =>
+  writeFactRow(statements(db), fact, scopeId, key);
+
+/** The fact in a scope whose folded text equals `folded` (the dedup rule), if any. */
+export function findFolded(db: Db, scopeId: number, folded: string): FactRow | undefined {
+  const rows = statements(db).find.all(scopeId, factKeyOfFolded(folded)) as FactRow[];
+  return rows.find((r) => foldForKey(r.text) === folded);
+}
+
+/** The stored row behind a public id. */
+export const getFactRow = (db: Db, id: string): FactRow | undefined =>
+  statements(db).byId.get(id) as FactRow | undefined;
+
 /**
  * Inserts a complete fact row with no evidence, keeping the recall index and scope counts in
  * step: for seeding benchmark stores. Product writes go through recordFact. Runs inside the
  * caller's write transaction.
  */
-export function insertFactForSeeding(db: Db, fact: FactRecord): number {
+export function insertFactForSeeding(db: Db, fact: Omit<FactRecord, 'recall'>): number {
   const st = statements(db);
   const text = normalizeFactText(fact.text);
   return writeFactRow(
@@ -183,6 +209,7 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
       origin: o.origin,
       requestedScope: o.target.coercion?.requested ?? null,
       coercionReason: o.target.coercion?.reason ?? null,
+      recall: 'normal',
       firstSeenAt: now,
       lastSeenAt: now,
       updatedAt: now,

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { ensurePrivateDir, isSymlink, symlinkRefused } from '../private-fs';
 import path from 'node:path';
@@ -20,6 +21,18 @@ export interface WikiPage {
   /** The raw front matter mapping, or null. */
   data: Record<string, unknown> | null;
   mtimeMs: number;
+  /** The content's version (see pageVersion): a write can require it to be unchanged. */
+  version: string;
+}
+
+/** A page's version: a hash of its bytes ('absent' when there is no file). Same text, same version. */
+export const pageVersion = (content: string | null): string =>
+  content === null ? 'absent' : 'sha256:' + createHash('sha256').update(content, 'utf8').digest('hex').slice(0, 32);
+
+/** The page's title: the first `# ` heading of its body, else null. */
+export function pageTitle(body: string): string | null {
+  const m = /^#[ \t]+(.+?)[ \t#]*$/m.exec(body);
+  return m ? m[1]!.trim().slice(0, 200) : null;
 }
 
 /** What the tree, the index, lint and Dream need from a page, cached by mtime and size. */
@@ -28,12 +41,18 @@ export interface PageSummary {
   meta: PageMeta;
   data: Record<string, unknown> | null;
   links: string[];
+  title: string | null;
 }
 
 export interface WriteOptions {
   /** Internal callers (the note append helper) may write under notes/; commands and models may not. */
   allowReadOnly?: boolean;
   field?: string;
+  /**
+   * The version the writer read (wiki.read's version, 'absent' for a new page): when the file
+   * changed since, the write is refused with a conflict instead of overwriting someone's edit.
+   */
+  expectedVersion?: string;
 }
 
 const PAGE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.md$/;
@@ -129,7 +148,15 @@ export class WikiService {
       throw e;
     }
     const parsed = parsePage(content);
-    return { path: wp.rel, content, body: parsed.body, meta: parsed.meta, data: parsed.data, mtimeMs };
+    return {
+      path: wp.rel,
+      content,
+      body: parsed.body,
+      meta: parsed.meta,
+      data: parsed.data,
+      mtimeMs,
+      version: pageVersion(content),
+    };
   }
 
   /**
@@ -160,7 +187,13 @@ export class WikiService {
       return null;
     }
     const parsed = parsePage(content);
-    const summary = { path: wp.rel, meta: parsed.meta, data: parsed.data, links: extractWikiLinks(content) };
+    const summary = {
+      path: wp.rel,
+      meta: parsed.meta,
+      data: parsed.data,
+      links: extractWikiLinks(content),
+      title: pageTitle(parsed.body),
+    };
     this.summaries.set(wp.rel, { mtimeMs: st.mtimeMs, size: st.size, summary });
     return summary;
   }
@@ -191,7 +224,7 @@ export class WikiService {
     rawPath: unknown,
     content: string,
     options: WriteOptions = {},
-  ): Promise<{ path: string; created: boolean }> {
+  ): Promise<{ path: string; created: boolean; version: string }> {
     const field = options.field ?? 'path';
     const { wp, file } = this.locate(rawPath, field);
     if (APPEND_ONLY.includes(wp.rel))
@@ -210,14 +243,21 @@ export class WikiService {
       // Re-check after taking the lock: a folder could have been swapped for a symlink meanwhile.
       resolveWikiFile(this.root, wp, field);
       this.refuseLinks(wp, file, field);
-      let created = false;
+      let current: string | null = null;
       try {
-        statSync(file);
-      } catch {
-        created = true;
+        current = readFileSync(file, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      if (options.expectedVersion !== undefined && options.expectedVersion !== pageVersion(current)) {
+        throw new CommandError(
+          'conflict',
+          `expectedVersion: ${wp.rel} changed on disk since it was read; reload it and apply your edit again`,
+          'expectedVersion',
+        );
       }
       await writeFileAtomically(file, content);
-      return { path: wp.rel, created };
+      return { path: wp.rel, created: current === null, version: pageVersion(content) };
     });
   }
 

@@ -6,19 +6,24 @@ import type { WikiService } from './service';
 
 export interface TreeEntry extends Omit<PageMeta, 'related'> {
   path: string;
+  /** The page's first heading, for people (file names of Dream's pages are hashed slugs). */
+  title: string | null;
 }
 
 export type WikiTree = Record<TreeSection, TreeEntry[]>;
 
 function entry(wiki: WikiService, rel: string): TreeEntry {
   let meta: PageMeta = emptyMeta();
+  let title: string | null = null;
   try {
-    meta = wiki.summary(rel)?.meta ?? meta;
+    const summary = wiki.summary(rel);
+    meta = summary?.meta ?? meta;
+    title = summary?.title ?? null;
   } catch {
     // Unreadable (or a symlink out of the wiki): still listed, with no metadata.
   }
   const { related: _related, ...rest } = meta;
-  return { path: rel, ...rest };
+  return { path: rel, title, ...rest };
 }
 
 /**

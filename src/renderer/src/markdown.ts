@@ -11,7 +11,27 @@ export interface WikiLinkContext {
   resolveSlug(slug: string): string | null;
   /** The in-app address of a wiki page. */
   hrefFor(path: string): string;
+  /**
+   * The transcript address of "message #N" on a page that belongs to one session (a Dream
+   * source page names it in its front matter); absent, the text stays plain.
+   */
+  messageHref?(seq: number): string;
+  /** A page's title, shown for a bare [[slug]] instead of the (often hashed) slug. */
+  titleOf?(path: string): string | null;
 }
+
+/**
+ * HTML comments are for machines (Dream's `<!-- fact:ID -->` anchors) and are not shown, as
+ * Markdown renderers normally hide them. With HTML rendering off they would show as text.
+ */
+export const stripComments = (body: string): string => body.replace(/[ \t]*<!--[\s\S]*?-->/g, '');
+
+/** "message #3" -> a link into the session's transcript at that message. */
+export const linkMessages = (body: string): string =>
+  body.replace(
+    /(^|[^[\w])message #(\d+)\b/g,
+    (_m, lead: string, seq: string) => `${lead}[message #${seq}](evoflux-msg:${seq})`,
+  );
 
 /** topics/a.md + ../entities/b.md -> entities/b.md; null when it climbs out of the wiki. */
 export function resolveRelative(from: string, target: string): string | null {
@@ -26,10 +46,13 @@ export function resolveRelative(from: string, target: string): string | null {
   return parts.join('/') || null;
 }
 
-/** `[[slug]]` and `[[slug|label]]` become ordinary links with a private scheme the renderer maps. */
-export const expandWikiLinks = (body: string): string =>
+/**
+ * `[[slug]]` and `[[slug|label]]` become ordinary links with a private scheme the renderer maps;
+ * a bare slug shows `labelFor(slug)` when it knows a better name (the page's title).
+ */
+export const expandWikiLinks = (body: string, labelFor?: (slug: string) => string | null): string =>
   body.replace(/\[\[([^\]|\n]+)(?:\|([^\]\n]+))?\]\]/g, (_m, target: string, label?: string) => {
-    const text = (label ?? target).trim().replace(/[[\]]/g, '');
+    const text = (label ?? labelFor?.(target.trim()) ?? target).trim().replace(/[[\]]/g, '');
     return `[${text}](evoflux-wiki:${encodeURIComponent(target.trim())})`;
   });
 
@@ -42,12 +65,21 @@ export function renderWikiMarkdown(body: string, ctx: WikiLinkContext): string {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   md.validateLink = (url) => {
     const u = url.trim();
-    return SAFE_SCHEME.test(u) || u.startsWith('evoflux-wiki:') || u.startsWith('#') || !HAS_SCHEME.test(u);
+    return (
+      SAFE_SCHEME.test(u) ||
+      u.startsWith('evoflux-wiki:') ||
+      u.startsWith('evoflux-msg:') ||
+      u.startsWith('#') ||
+      !HAS_SCHEME.test(u)
+    );
   };
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
     const token = tokens[idx]!;
     const href = String(token.attrGet('href') ?? '');
-    if (href.startsWith('evoflux-wiki:')) {
+    if (href.startsWith('evoflux-msg:')) {
+      token.attrSet('href', ctx.messageHref?.(Number(href.slice('evoflux-msg:'.length))) ?? '#');
+      token.attrSet('class', 'message-link');
+    } else if (href.startsWith('evoflux-wiki:')) {
       const target = ctx.resolveSlug(decodeURIComponent(href.slice('evoflux-wiki:'.length)));
       if (target) token.attrSet('href', ctx.hrefFor(target));
       else {
@@ -70,5 +102,12 @@ export function renderWikiMarkdown(body: string, ctx: WikiLinkContext): string {
     const token = tokens[idx]!;
     return `<span class="muted">[image: ${md.utils.escapeHtml(token.content || String(token.attrGet('src') ?? ''))}]</span>`;
   };
-  return md.render(expandWikiLinks(body));
+  const text = stripComments(body);
+  const labelFor = ctx.titleOf
+    ? (slug: string) => {
+        const target = ctx.resolveSlug(slug);
+        return target ? ctx.titleOf!(target) : null;
+      }
+    : undefined;
+  return md.render(expandWikiLinks(ctx.messageHref ? linkMessages(text) : text, labelFor));
 }

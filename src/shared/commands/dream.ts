@@ -36,11 +36,43 @@ export const dreamCommands = {
       enabled: z.boolean(),
       schedule: z.string(),
       nextRunAt: z.number().int().nullable(),
-      lastRuns: z.array(z.object({ at: z.string(), summary: z.string() })),
+      lastRuns: z.array(
+        z.object({
+          at: z.string(),
+          summary: z.string(),
+          sessions: z.number().int().nullable(),
+          notes: z.number().int().nullable(),
+          failed: z.number().int().nullable(),
+          pagesWritten: z.number().int().nullable(),
+          /** The pages the run wrote (listed in LOG.md since this version). */
+          pages: z.array(z.string()),
+        }),
+      ),
       pendingSessions: z.number().int(),
       pendingNotes: z.number().int(),
       /** settings.yaml keys that could not be used as written (each fell back to its default). */
       settingsProblems: z.array(settingsProblem),
+    }),
+  }),
+  'dream.pending': defineCommand({
+    description:
+      'What the next Dream runs will consolidate: pending top-level sessions (oldest first) and changed daily notes.',
+    mutates: false,
+    input: z
+      .object({ limit: z.number().int().min(1).max(500).default(100).describe('At most this many sessions') })
+      .strict(),
+    output: z.object({
+      sessions: z.array(
+        z.object({
+          id: z.string(),
+          title: z.string().nullable(),
+          createdAt: z.number().int(),
+          /** Why it is pending: new messages since the last run, new evidence, or never consolidated. */
+          reason: z.enum(['new', 'messages', 'evidence']),
+        }),
+      ),
+      totalSessions: z.number().int(),
+      notes: z.array(z.object({ name: z.string(), path: z.string() })),
     }),
   }),
   'dream.config.get': defineCommand({

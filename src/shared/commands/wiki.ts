@@ -7,6 +7,8 @@ const confidenceOrNull = z.enum(['low', 'medium', 'high']).nullable();
 
 export const treeEntry = z.object({
   path: z.string(),
+  /** The page's first heading, or null. */
+  title: z.string().nullable(),
   description: z.string().nullable(),
   updated: z.string().nullable(),
   tags: z.array(z.string()),
@@ -62,7 +64,9 @@ export const wikiCommands = {
       path: z.string(),
       content: z.string(),
       body: z.string(),
-      meta: treeEntry.omit({ path: true }).extend({ related: z.array(z.string()) }),
+      meta: treeEntry.omit({ path: true, title: true }).extend({ related: z.array(z.string()) }),
+      /** Pass it back to wiki.write as expectedVersion to refuse overwriting a change made meanwhile. */
+      version: z.string(),
     }),
   }),
   'wiki.write': defineCommand({
@@ -75,9 +79,16 @@ export const wikiCommands = {
           .string()
           .max(1_000_000, 'must be at most 1,000,000 characters')
           .describe('The whole page, Markdown with optional YAML front matter.'),
+        expectedVersion: z
+          .string()
+          .max(100)
+          .optional()
+          .describe(
+            "The version wiki.read returned ('absent' for a new page): the write is refused with a conflict when the file changed since",
+          ),
       })
       .strict(),
-    output: z.object({ path: z.string(), created: z.boolean() }),
+    output: z.object({ path: z.string(), created: z.boolean(), version: z.string() }),
   }),
   'wiki.delete': defineCommand({
     description:

@@ -11,8 +11,11 @@ import { llmExtractor } from './llm-extractor';
 import { ruleExtractor } from './rule-extractor';
 import { runExtraction, type RunDeps, type RunResult } from './run';
 import type { Extractor } from './types';
+import { refreshSettings } from '../../settings-live';
+import { recordExtractionRun } from '../../store/extraction-runs';
 
-type EngineCore = Pick<Engine, 'db' | 'clock' | 'settings' | 'events' | 'onClose' | 'log'>;
+type EngineCore = Pick<Engine, 'db' | 'clock' | 'settings' | 'events' | 'onClose' | 'log'> &
+  Partial<Pick<Engine, 'paths'>>;
 
 export interface ExtractionServiceOptions {
   /** Replaces the extractor chosen from settings (benchmarks, embedding apps). */
@@ -47,7 +50,9 @@ interface InFlight {
  */
 export class ExtractionService {
   readonly owner = newLeaseOwner();
-  readonly extractor: Extractor;
+  private readonly fixedExtractor: Extractor | null;
+  private readonly env: NodeJS.ProcessEnv | undefined;
+  private built: { signature: string; extractor: Extractor } | null = null;
   private readonly inFlight = new Map<string, InFlight>();
   private closing = false;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -57,8 +62,24 @@ export class ExtractionService {
     private readonly engine: EngineCore,
     options: ExtractionServiceOptions = {},
   ) {
-    this.extractor = options.extractor ?? extractorFromSettings(engine.settings, options.env);
+    this.fixedExtractor = options.extractor ?? null;
+    this.env = options.env;
     this.warn = options.warn ?? ((m) => engine.log.warn(m));
+  }
+
+  /**
+   * The extractor the current settings call for: rebuilt when the endpoint settings change (the
+   * settings screen saves them while the app runs), so the next run uses them.
+   */
+  get extractor(): Extractor {
+    if (this.fixedExtractor) return this.fixedExtractor;
+    if (this.engine.paths) refreshSettings({ paths: this.engine.paths, settings: this.engine.settings });
+    const { llm, extraction } = this.engine.settings;
+    const signature = JSON.stringify([llm, extraction.maxTokens, this.env?.EVOFLUX_LLM_API_KEY ?? null]);
+    if (this.built?.signature !== signature) {
+      this.built = { signature, extractor: extractorFromSettings(this.engine.settings, this.env) };
+    }
+    return this.built.extractor;
   }
 
   /** Startup: reclaim what a dead process left, subscribe, and register the drain. */
@@ -108,6 +129,8 @@ export class ExtractionService {
 
   /** Only top-level sessions count: team members and side chats never drive their own extraction. */
   private onResponseCompleted(sessionId: string): void {
+    // The memory switch (extraction.enabled) may have been flipped by another process.
+    if (this.engine.paths) refreshSettings({ paths: this.engine.paths, settings: this.engine.settings });
     if (this.closing || !this.engine.settings.extraction.enabled) return;
     const session = getSession(this.engine.db, sessionId);
     if (!session || session.kind !== 'top-level' || this.inFlight.has(sessionId)) return;
@@ -144,6 +167,7 @@ export class ExtractionService {
       // Off the caller's stack: a response is persisted and answered before extraction starts.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const result = await runExtraction(this.deps(), sessionId, { cadence, signal: controller.signal });
+      this.logRun(result);
       if (result.factsStored > 0) this.engine.events.emit('facts-changed', { sessionIds: [sessionId] });
       if (result.outcome === 'failed') this.warn(`extraction: session ${sessionId} failed: ${result.error}`);
       return result;
@@ -156,6 +180,16 @@ export class ExtractionService {
     promise.catch(() => {});
     this.inFlight.set(sessionId, { promise, controller });
     return promise;
+  }
+
+  /** The run log the overview charts (refusals and cancellations at shutdown are not runs). */
+  private logRun(r: RunResult): void {
+    if (r.outcome === 'refused' || this.closing) return;
+    try {
+      writeTx(this.engine.db, () => recordExtractionRun(this.engine.db, r, this.engine.clock.now()));
+    } catch (e) {
+      this.warn(`extraction: could not log the run for ${r.sessionId}: ${(e as Error).message}`);
+    }
   }
 
   private requireTopLevel(sessionId: string): void {

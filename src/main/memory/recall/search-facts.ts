@@ -7,6 +7,7 @@ import { evidenceRef } from '../citations';
 import { FILLER_WORDS, queryTerms } from './tokenize';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
 import { bm25, finalScore, lexicalMatch, type LexicalMatch } from './rank';
+import { RECALLABLE, withPinned } from './pinned';
 
 /** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
 export type RecallMode = 'automatic' | 'explicit';
@@ -94,15 +95,16 @@ export function searchFacts(
   const visible = new Map(scopes.visible.map((v) => [`${v.scope}\u0000${v.key}`, v]));
   const tags = scopes.visible.map((v) => factScopeTag(v.scope, v.key));
   const candidates = findCandidates(db, FACT_INDEX, tags, query, CANDIDATES);
-  if (candidates.rowids.length === 0) return { facts: [], abstained: false, reason: null };
+  const rowids = withPinned(db, candidates.rowids, scopes.visible);
+  if (rowids.length === 0) return { facts: [], abstained: false, reason: null };
 
   const rows = (
     prepared(
       db,
       `SELECT f.seq, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
        FROM memory_facts f
-       WHERE f.seq IN (SELECT value FROM json_each(?)) AND f.status = 'active'`,
-    ).all(JSON.stringify(candidates.rowids)) as FactRow[]
+       WHERE f.seq IN (SELECT value FROM json_each(?)) AND f.status = 'active' AND ${RECALLABLE}`,
+    ).all(JSON.stringify(rowids)) as FactRow[]
   ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
 
   const documents = visibleFactCount(db, scopes);

@@ -16,6 +16,8 @@ import * as citationKey from './053-citation-key';
 import * as recallRowFacts from './054-recall-row-facts';
 import * as recallBlockCitations from './055-recall-block-citations';
 import * as turnRecallStatus from './056-turn-recall-status';
+import * as factEdits from './080-fact-edits';
+import * as extractionRuns from './081-extraction-runs';
 
 export interface Migration {
   version: number;
@@ -27,7 +29,9 @@ export interface Migration {
  * Every schema change, in order. Append only: a shipped migration is never edited.
  * Version ranges by area keep parallel work from colliding: 1-9 foundation, 10-19 extraction,
  * 20-29 recall and search, 30-39 wiki and Dream, 40-49 doors, 50-59 store layout (rebuilds that
- * replace earlier areas' tables, so they run after all of them), 90-99 turn bookkeeping.
+ * replace earlier areas' tables, so they run after all of them, then what came after the rebuild:
+ * Dream run records, forget follow-ups, citations, turn bookkeeping), 80-89 the window (fact edits,
+ * pins, history, the run log the overview draws), 100-109 history imports.
  */
 export const migrations: Migration[] = [
   { version: 1, name: 'foundation', up: foundation.up },
@@ -48,4 +52,6 @@ export const migrations: Migration[] = [
   { version: 54, name: 'recall-row-facts', up: recallRowFacts.up },
   { version: 55, name: 'recall-block-citations', up: recallBlockCitations.up },
   { version: 56, name: 'turn-recall-status', up: turnRecallStatus.up },
+  { version: 80, name: 'fact-edits', up: factEdits.up },
+  { version: 81, name: 'extraction-runs', up: extractionRuns.up },
 ];

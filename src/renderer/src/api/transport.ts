@@ -1,5 +1,7 @@
-import type { EvofluxBridge } from '../../../preload/api';
+import type { ChangeNotice, EvofluxBridge } from '../../../preload/api';
 import { ApiError, toApiError, unreachable } from './errors';
+
+export type { ChangeNotice };
 
 /** Carries one contract call; the IPC and HTTP transports differ in nothing else. */
 export interface Transport {
@@ -7,12 +9,110 @@ export interface Transport {
   /** False for HTTP without a token: every call would be refused, so the window asks for one. */
   authenticated: boolean;
   call(name: string, input: unknown): Promise<unknown>;
+  /**
+   * Hears when the data home changed (any process wrote); returns the unsubscribe function.
+   * `onRefused` is told when the door refused the token.
+   */
+  subscribe(listener: (notice: ChangeNotice) => void, onRefused?: () => void): () => void;
+}
+
+/** Splits a server-sent-events text stream into (event, data) pairs as it arrives. */
+export function sseParser(onEvent: (event: string, data: string) => void): (chunk: string) => void {
+  let buffer = '';
+  return (chunk) => {
+    buffer += chunk.replace(/\r\n?/g, '\n');
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const [field, ...rest] = line.split(':');
+        const value = rest.join(':').replace(/^ /, '');
+        if (field === 'event') event = value;
+        else if (field === 'data') data.push(value);
+      }
+      if (data.length) onEvent(event, data.join('\n'));
+    }
+  };
+}
+
+const RECONNECT_MIN_MS = 1_000;
+const RECONNECT_MAX_MS = 15_000;
+
+/**
+ * Reads the HTTP door's event stream with fetch (EventSource cannot send the token), reconnecting
+ * with back-off. A reconnect counts as a change: events may have been missed meanwhile.
+ */
+function httpSubscribe(
+  doFetch: typeof fetch,
+  url: string,
+  token: string | null,
+  listener: (notice: ChangeNotice) => void,
+  onRefused?: () => void,
+): () => void {
+  let stopped = false;
+  let controller: AbortController | null = null;
+  let connectedBefore = false;
+  const readOnce = async (): Promise<'again' | 'stop'> => {
+    controller = new AbortController();
+    const response = await doFetch(url, {
+      headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
+      signal: controller.signal,
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+    if (response.status === 401) {
+      onRefused?.();
+      return 'stop';
+    }
+    if (!response.ok || !response.body) return 'again';
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    const feed = sseParser((event, data) => {
+      if (event === 'ready') {
+        if (connectedBefore) listener({ at: Date.now(), sources: ['reconnected'] });
+        connectedBefore = true;
+      } else if (event === 'changed') {
+        try {
+          listener(JSON.parse(data) as ChangeNotice);
+        } catch {
+          listener({ at: Date.now(), sources: [] });
+        }
+      }
+    });
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return 'again';
+      feed(value);
+    }
+  };
+  void (async () => {
+    let delay = RECONNECT_MIN_MS;
+    while (!stopped) {
+      try {
+        if ((await readOnce()) === 'stop') return;
+        delay = RECONNECT_MIN_MS;
+      } catch {
+        // Dropped or refused connection: try again after a pause.
+      }
+      if (stopped) return;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+    }
+  })();
+  return () => {
+    stopped = true;
+    controller?.abort();
+  };
 }
 
 export function ipcTransport(bridge: EvofluxBridge): Transport {
   return {
     kind: 'ipc',
     authenticated: true,
+    subscribe: (listener) => bridge.onChanged?.(listener) ?? (() => {}),
     call: async (name, input) => {
       const result = await (bridge.call as (n: string, i: unknown) => ReturnType<EvofluxBridge['call']>)(name, input);
       if (result && typeof result === 'object' && 'ok' in result) {
@@ -37,6 +137,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   return {
     kind: 'http',
     authenticated: Boolean(options.token),
+    subscribe: (listener, onRefused) =>
+      options.token ? httpSubscribe(doFetch, `${base}/api/events`, options.token, listener, onRefused) : () => {},
     call: async (name, input) => {
       if (!options.token) {
         throw new ApiError(
@@ -87,6 +189,16 @@ export interface LocationLike {
 export interface StorageLike {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
+  removeItem?(key: string): void;
+}
+
+/** Forgets a token the door refused, so the next visit asks again. */
+export function forgetToken(storage: StorageLike | null): void {
+  try {
+    storage?.removeItem?.(TOKEN_KEY);
+  } catch {
+    // Storage can be disabled: nothing was kept then.
+  }
 }
 
 /**
@@ -125,16 +237,18 @@ export interface WindowLike {
   fetch?: typeof fetch;
 }
 
+export function storageOf(win: WindowLike): StorageLike | null {
+  try {
+    return win.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** IPC when the desktop preload is present, HTTP to the serving origin otherwise. */
 export function chooseTransport(win: WindowLike): Transport {
   if (win.evoflux && typeof win.evoflux.call === 'function') return ipcTransport(win.evoflux);
-  let storage: StorageLike | null = null;
-  try {
-    storage = win.sessionStorage ?? null;
-  } catch {
-    storage = null;
-  }
-  const { token, cleanHash } = takeTokenFromLocation(win.location, storage);
+  const { token, cleanHash } = takeTokenFromLocation(win.location, storageOf(win));
   if (cleanHash !== null) win.history?.replaceState(null, '', cleanHash);
   return httpTransport({ token, fetch: win.fetch ? win.fetch.bind(win) : undefined });
 }

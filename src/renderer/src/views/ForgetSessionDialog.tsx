@@ -1,46 +1,124 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { useMemo } from 'react';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type Output } from '../api/client';
 import { describeError } from '../api/errors';
 import { buildHash, navigate } from '../router';
-import { plural, shortId } from '../format';
+import { plural, sessionName } from '../format';
 import { Dialog } from '../components/Dialog';
-import { ErrorState, Loading } from '../components/States';
-import { invalidateEverything } from '../queries';
+import { QueryView } from '../components/QueryView';
 import { ForgetWikiPreview } from '../components/ForgetWikiPreview';
+import { useAnnounce } from '../components/Announcer';
+import { sessionKeys, sessionQueries } from '../queries/sessions';
+import { invalidateEverything } from '../queries/client';
+
+type Preview = Output<'sessions.delete'>;
+
+/** Session ids named as people know them: title and date, fetched once each. */
+function useSessionNames(ids: string[]): (id: string) => string {
+  const key = ids.join('\u0000');
+  const unique = useMemo(() => [...new Set(key ? key.split('\u0000') : [])], [key]);
+  const results = useQueries({ queries: unique.map((id) => ({ ...sessionQueries.detail(id), retry: false })) });
+  const names = new Map<string, string>();
+  unique.forEach((id, i) => {
+    const s = results[i]?.data;
+    names.set(id, s ? sessionName(s) : sessionName({ id, title: null }));
+  });
+  return (id) => names.get(id) ?? sessionName({ id, title: null });
+}
+
+function summary(p: Preview, name: (id: string) => string, title: string): string {
+  const others = p.sessionIds.length - 1;
+  return (
+    `Forgot ${title}${others ? ` and ${plural(others, 'team member or side chat', 'team members and side chats')}` : ''}: ` +
+    `${plural(p.deleted.length, 'fact')} deleted, ${plural(p.kept.length, 'fact')} kept` +
+    (p.kept.length
+      ? ` (still supported by ${[...new Set(p.kept.flatMap((k) => k.supportedBy))].map(name).join(', ')})`
+      : '') +
+    `; ${plural(p.messagesRemoved, 'message')} and ${plural(p.evidenceRemoved, 'evidence row')} removed.`
+  );
+}
+
+function PreviewBody({ p, name }: { p: Preview; name: (id: string) => string }) {
+  return (
+    <div className="forget-preview" data-testid="forget-preview">
+      <p>
+        {p.sessionIds.length > 1 ? (
+          <>This session and its team context ({p.sessionIds.slice(1).map(name).join(', ')}), </>
+        ) : (
+          'This session, '
+        )}
+        {plural(p.messagesRemoved, 'message')} and {plural(p.evidenceRemoved, 'evidence row')} will be removed. This
+        cannot be undone.
+      </p>
+      <h3>Facts that will be deleted ({p.deleted.length})</h3>
+      {p.deleted.length ? (
+        <ul data-testid="preview-deleted">
+          {p.deleted.map((f) => (
+            <li key={f.id}>
+              <span className={`badge scope-${f.scope}`}>{f.scope}</span> {f.text}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None: no fact depends only on this session.</p>
+      )}
+      <h3>Facts kept because other sessions support them ({p.kept.length})</h3>
+      {p.kept.length ? (
+        <ul data-testid="preview-kept">
+          {p.kept.map((f) => (
+            <li key={f.id}>
+              <span className={`badge scope-${f.scope}`}>{f.scope}</span> {f.text}{' '}
+              <span className="muted">
+                — {f.handedToLead ? 'handed to the lead session, ' : ''}still supported by{' '}
+                {f.supportedBy.map(name).join(', ')}; reinforcement becomes {f.reinforcementAfter}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None.</p>
+      )}
+      <ForgetWikiPreview wiki={p.wiki} />
+    </div>
+  );
+}
 
 /** Forget with a preview: the dry run says exactly what goes and what stays, then the user confirms. */
 export function ForgetSessionDialog({
-  sessionId,
-  title,
+  session,
   onClose,
 }: {
-  sessionId: string;
-  title: string | null;
+  session: { id: string; title: string | null; createdAt: number };
   onClose(): void;
 }) {
   const client = useQueryClient();
-  const preview = useQuery({
-    queryKey: ['forget-preview', sessionId],
-    queryFn: () => api().call('sessions.delete', { sessionId, dryRun: true }),
-    staleTime: 0,
-    gcTime: 0,
-  });
+  const announce = useAnnounce();
+  const preview = useQuery(sessionQueries.forgetPreview(session.id));
+  const p = preview.data;
+  const name = useSessionNames([...(p?.sessionIds ?? []), ...(p?.kept.flatMap((k) => k.supportedBy) ?? [])]);
+  const title = `“${sessionName(session)}”`;
   const forget = useMutation({
-    mutationFn: () => api().call('sessions.delete', { sessionId, dryRun: false }),
+    mutationFn: () => api().call('sessions.delete', { sessionId: session.id, dryRun: false }),
     onSuccess: async (result) => {
+      const text = summary(result, name, title);
       onClose();
       navigate(buildHash('sessions'));
       // The forgotten sessions are gone: drop their queries rather than refetch them into 404s.
       for (const id of result.sessionIds) {
-        for (const key of ['session', 'messages', 'forget-preview']) client.removeQueries({ queryKey: [key, id] });
+        for (const key of [sessionKeys.detail(id), sessionKeys.messages(id), sessionKeys.forgetPreview(id)])
+          client.removeQueries({ queryKey: key });
       }
+      announce(text);
       await invalidateEverything(client);
+      // Focus returns to the session list, not to a button that no longer exists.
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('[data-testid="sessions-list"] [tabindex="0"]')?.focus(),
+      );
     },
   });
-  const p = preview.data;
   return (
     <Dialog
-      title={`Forget “${title || shortId(sessionId)}”?`}
+      title={`Forget ${title}?`}
       onClose={onClose}
       actions={
         <>
@@ -59,48 +137,9 @@ export function ForgetSessionDialog({
         </>
       }
     >
-      {preview.isPending ? (
-        <Loading label="Working out what would be forgotten…" />
-      ) : preview.isError ? (
-        <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />
-      ) : (
-        <div className="forget-preview" data-testid="forget-preview">
-          <p>
-            {plural(p!.sessionIds.length, 'session')} (with team members and side chats),{' '}
-            {plural(p!.messagesRemoved, 'message')} and {plural(p!.evidenceRemoved, 'evidence row')} will be removed.
-            This cannot be undone.
-          </p>
-          <h4>Facts that will be deleted ({p!.deleted.length})</h4>
-          {p!.deleted.length ? (
-            <ul data-testid="preview-deleted">
-              {p!.deleted.map((f) => (
-                <li key={f.id}>
-                  <span className={`badge scope-${f.scope}`}>{f.scope}</span> {f.text}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">None: no fact depends only on this session.</p>
-          )}
-          <h4>Facts kept because other sessions support them ({p!.kept.length})</h4>
-          {p!.kept.length ? (
-            <ul data-testid="preview-kept">
-              {p!.kept.map((f) => (
-                <li key={f.id}>
-                  <span className={`badge scope-${f.scope}`}>{f.scope}</span> {f.text}{' '}
-                  <span className="muted">
-                    — {f.handedToLead ? 'handed to the lead session, ' : ''}still supported by{' '}
-                    {f.supportedBy.map(shortId).join(', ')}; reinforcement becomes {f.reinforcementAfter}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">None.</p>
-          )}
-          <ForgetWikiPreview wiki={p!.wiki} />
-        </div>
-      )}
+      <QueryView query={preview} loading="Working out what would be forgotten…">
+        {(data) => <PreviewBody p={data} name={name} />}
+      </QueryView>
       {forget.isError ? <p className="error-text">{describeError(forget.error)}</p> : null}
     </Dialog>
   );

@@ -1,11 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
 import { buildHash } from '../router';
-import { fmtTime, plural, shortId } from '../format';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { fmtTime, fmtUtc, plural, shortId } from '../format';
+import { Empty } from '../components/States';
+import { QueryView } from '../components/QueryView';
 import { ForgetSessionDialog } from './ForgetSessionDialog';
+import { sessionQueries } from '../queries/sessions';
+import { factQueries } from '../queries/facts';
 import type { MessageRecord } from '../../../shared/schemas';
+import type { Output } from '../api/client';
 
 function messageTags(m: MessageRecord): string[] {
   return [
@@ -18,8 +21,8 @@ function messageTags(m: MessageRecord): string[] {
   ].filter((t): t is string => Boolean(t));
 }
 
-/** One transcript row; a turn that ran without memory (recall failed) says so and why. */
-function TranscriptMessage({ m, sessionId, focused }: { m: MessageRecord; sessionId: string; focused: boolean }) {
+function Message({ m, sessionId, focused }: { m: MessageRecord; sessionId: string; focused: boolean }) {
+  const tags = messageTags(m);
   const kind = m.isSummary ? 'summary' : m.hidden || m.compacted ? 'hidden' : 'visible';
   return (
     <li
@@ -27,16 +30,20 @@ function TranscriptMessage({ m, sessionId, focused }: { m: MessageRecord; sessio
       tabIndex={-1}
       className={`message role-${m.role} msg-${kind}${focused ? ' focused' : ''}`}
       data-seq={m.seq}
+      data-message-id={m.id}
+      aria-current={focused ? 'true' : undefined}
     >
       <div className="message-head">
         <span className="role">{m.role}</span>
         <span className="muted">#{m.seq}</span>
-        {messageTags(m).map((t) => (
+        {tags.map((t) => (
           <span key={t} className="badge tag">
             {t}
           </span>
         ))}
-        <span className="muted right">{fmtTime(m.createdAt)}</span>
+        <span className="muted right" title={fmtUtc(m.createdAt)}>
+          {fmtTime(m.createdAt)}
+        </span>
       </div>
       <div className="message-body">{m.content || <span className="muted">(empty)</span>}</div>
       {m.recallDegraded ? (
@@ -48,43 +55,85 @@ function TranscriptMessage({ m, sessionId, focused }: { m: MessageRecord; sessio
   );
 }
 
-export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focusSeq: number | null }) {
-  const session = useQuery({
-    queryKey: ['session', sessionId],
-    queryFn: () => api().call('sessions.get', { sessionId }),
-  });
-  const messages = useInfiniteQuery({
-    queryKey: ['messages', sessionId],
-    queryFn: ({ pageParam }) =>
-      api().call('messages.list', { sessionId, includeHidden: true, afterSeq: pageParam, limit: 500 }),
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.nextAfterSeq ?? undefined,
-  });
-  const facts = useQuery({
-    queryKey: ['facts', { sessionId }],
-    queryFn: () => api().call('facts.list', { sessionId, limit: 200, sort: 'recency' }),
-  });
-  const [forgetting, setForgetting] = useState(false);
-  const all = useMemo(() => messages.data?.pages.flatMap((p) => p.messages) ?? [], [messages.data]);
-  const focusLoaded = focusSeq === null || all.some((m) => m.seq === focusSeq);
-
-  // Evidence links point at one message: keep loading until it is here, then bring it into view.
-  useEffect(() => {
-    if (!focusLoaded && messages.hasNextPage && !messages.isFetchingNextPage) void messages.fetchNextPage();
-  }, [focusLoaded, messages.hasNextPage, messages.isFetchingNextPage]);
-  useEffect(() => {
-    if (focusSeq !== null && focusLoaded) {
-      const el = document.getElementById(`msg-${sessionId}-${focusSeq}`);
-      el?.scrollIntoView({ block: 'center' });
-      el?.focus({ preventScroll: true });
-    }
-  }, [focusSeq, focusLoaded, sessionId, all.length]);
-
-  if (session.isPending) return <Loading label="Loading session…" />;
-  if (session.isError) return <ErrorState error={session.error} onRetry={() => void session.refetch()} />;
-  const s = session.data;
+/** The facts this session supports, all of them: pages of 100 as you ask for more. */
+function SessionFacts({ sessionId, total }: { sessionId: string; total: number }) {
+  const facts = useInfiniteQuery(factQueries.bySession(sessionId));
+  const all = useMemo(() => facts.data?.pages.flatMap((p) => p.facts) ?? [], [facts.data]);
   return (
-    <article className="detail session-detail" data-testid="session-detail">
+    <aside className="session-facts" aria-labelledby="session-facts-heading">
+      <h3 id="session-facts-heading">
+        Facts with evidence here <span className="muted">({total.toLocaleString('en-US')})</span>
+      </h3>
+      <QueryView query={facts} isEmpty={() => all.length === 0} empty={<p className="muted">None yet.</p>}>
+        {() => (
+          <>
+            <ul className="fact-links" data-testid="session-facts">
+              {all.map((f) => (
+                <li key={f.id}>
+                  <a href={buildHash('facts', f.id)}>{f.text}</a>
+                  <div className="row-meta">
+                    <span className={`badge scope-${f.scope}`}>{f.scope}</span>
+                    <span className="reinf">×{f.reinforcement}</span>
+                    {f.recall !== 'normal' ? <span className={`badge recall-${f.recall}`}>{f.recall}</span> : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <p className="muted small" data-testid="session-facts-count">
+              Showing {all.length.toLocaleString('en-US')} of {plural(total, 'fact')}
+            </p>
+            {facts.hasNextPage ? (
+              <button
+                type="button"
+                className="load-more"
+                onClick={() => void facts.fetchNextPage()}
+                disabled={facts.isFetchingNextPage}
+              >
+                {facts.isFetchingNextPage ? 'Loading…' : 'Load more facts'}
+              </button>
+            ) : null}
+          </>
+        )}
+      </QueryView>
+    </aside>
+  );
+}
+
+/**
+ * A transcript opened at one message: by seq (evidence links) or by id (search hits). Pages
+ * keep loading until that message is here, then it is brought into view and focused.
+ */
+function useFocusedMessage(
+  sessionId: string,
+  messages: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage(): unknown },
+  all: MessageRecord[],
+  focusSeq: number | null,
+  focusMessageId: string | null,
+): number | null {
+  const target = focusMessageId
+    ? (all.find((m) => m.id === focusMessageId)?.seq ?? null)
+    : focusSeq !== null && all.some((m) => m.seq === focusSeq)
+      ? focusSeq
+      : null;
+  const wanted = focusSeq !== null || focusMessageId !== null;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = messages;
+  useEffect(() => {
+    if (wanted && target === null && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [wanted, target, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  useEffect(() => {
+    if (target === null) return;
+    const el = document.getElementById(`msg-${sessionId}-${target}`);
+    el?.scrollIntoView({ block: 'center' });
+    el?.focus({ preventScroll: true });
+  }, [target, sessionId]);
+  return target ?? focusSeq;
+}
+
+type Session = Output<'sessions.get'>;
+
+function SessionHeader({ s, onForget }: { s: Session; onForget(): void }) {
+  return (
+    <>
       <header className="detail-header">
         <div>
           <h2>{s.title || `Untitled session ${shortId(s.id)}`}</h2>
@@ -93,25 +142,20 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
             {s.parentSessionId ? (
               <a href={buildHash('sessions', s.parentSessionId)}>parent {shortId(s.parentSessionId)}</a>
             ) : null}
-            {s.projectId ? (
-              <span>
-                project <span className="mono">{s.projectId}</span>
-              </span>
-            ) : null}
-            {s.workspace ? (
-              <span>
-                workspace <span className="mono">{s.workspace}</span>
-              </span>
-            ) : null}
-            {s.folderId ? (
-              <span>
-                folder <span className="mono">{s.folderId}</span>
-              </span>
-            ) : null}
-            <span className="muted">{fmtTime(s.createdAt)}</span>
+            {(['projectId', 'workspace', 'folderId'] as const).map((k) =>
+              s[k] ? (
+                <span key={k}>
+                  {k === 'projectId' ? 'project' : k === 'folderId' ? 'folder' : 'workspace'}{' '}
+                  <span className="mono">{s[k]}</span>
+                </span>
+              ) : null,
+            )}
+            <span className="muted" title={fmtUtc(s.createdAt)}>
+              {fmtTime(s.createdAt)}
+            </span>
           </div>
         </div>
-        <button type="button" className="danger" onClick={() => setForgetting(true)}>
+        <button type="button" className="danger" onClick={onForget}>
           Forget session…
         </button>
       </header>
@@ -125,61 +169,78 @@ export function SessionDetail({ sessionId, focusSeq }: { sessionId: string; focu
           ))}
         </p>
       ) : null}
-      <div className="session-columns">
-        <section className="transcript" aria-label="Transcript">
-          <h3>
-            Transcript <span className="muted">({plural(s.messageCount, 'message')})</span>
-          </h3>
-          {messages.isPending ? (
-            <Loading label="Loading transcript…" />
-          ) : messages.isError ? (
-            <ErrorState error={messages.error} onRetry={() => void messages.refetch()} />
-          ) : all.length === 0 ? (
-            <Empty title="No messages" />
-          ) : (
-            <ol className="messages" data-testid="transcript">
-              {all.map((m) => (
-                <TranscriptMessage key={m.id} m={m} sessionId={sessionId} focused={m.seq === focusSeq} />
-              ))}
-            </ol>
-          )}
-          {messages.hasNextPage ? (
-            <button
-              type="button"
-              className="load-more"
-              onClick={() => void messages.fetchNextPage()}
-              disabled={messages.isFetchingNextPage}
-            >
-              Load more messages
-            </button>
-          ) : null}
-        </section>
-        <aside className="session-facts" aria-label="Facts from this session">
-          <h3>Facts with evidence here</h3>
-          {facts.isPending ? (
-            <Loading />
-          ) : facts.isError ? (
-            <ErrorState error={facts.error} onRetry={() => void facts.refetch()} />
-          ) : facts.data.facts.length === 0 ? (
-            <p className="muted">None yet.</p>
-          ) : (
-            <ul className="fact-links" data-testid="session-facts">
-              {facts.data.facts.map((f) => (
-                <li key={f.id}>
-                  <a href={buildHash('facts', f.id)}>{f.text}</a>
-                  <div className="row-meta">
-                    <span className={`badge scope-${f.scope}`}>{f.scope}</span>
-                    <span className="reinf">×{f.reinforcement}</span>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-        </aside>
-      </div>
-      {forgetting ? (
-        <ForgetSessionDialog sessionId={s.id} title={s.title} onClose={() => setForgetting(false)} />
+    </>
+  );
+}
+
+function Transcript({
+  s,
+  focusSeq,
+  focusMessageId,
+}: {
+  s: Session;
+  focusSeq: number | null;
+  focusMessageId: string | null;
+}) {
+  const messages = useInfiniteQuery(sessionQueries.messages(s.id));
+  const all = useMemo(() => messages.data?.pages.flatMap((p) => p.messages) ?? [], [messages.data]);
+  const focused = useFocusedMessage(s.id, messages, all, focusSeq, focusMessageId);
+  return (
+    <section className="transcript" aria-labelledby="transcript-heading">
+      <h3 id="transcript-heading">
+        Transcript <span className="muted">({plural(s.messageCount, 'message')})</span>
+      </h3>
+      <QueryView
+        query={messages}
+        loading="Loading transcript…"
+        isEmpty={() => all.length === 0}
+        empty={<Empty title="No messages" />}
+      >
+        {() => (
+          <ol className="messages" data-testid="transcript">
+            {all.map((m) => (
+              <Message key={m.id} m={m} sessionId={s.id} focused={m.seq === focused} />
+            ))}
+          </ol>
+        )}
+      </QueryView>
+      {messages.hasNextPage ? (
+        <button
+          type="button"
+          className="load-more"
+          onClick={() => void messages.fetchNextPage()}
+          disabled={messages.isFetchingNextPage}
+        >
+          Load more messages
+        </button>
       ) : null}
-    </article>
+    </section>
+  );
+}
+
+export function SessionDetail({
+  sessionId,
+  focusSeq,
+  focusMessageId = null,
+}: {
+  sessionId: string;
+  focusSeq: number | null;
+  focusMessageId?: string | null;
+}) {
+  const session = useQuery(sessionQueries.detail(sessionId));
+  const [forgetting, setForgetting] = useState(false);
+  return (
+    <QueryView query={session} loading="Loading session…">
+      {(s) => (
+        <article className="detail session-detail" data-testid="session-detail">
+          <SessionHeader s={s} onForget={() => setForgetting(true)} />
+          <div className="session-columns">
+            <Transcript s={s} focusSeq={focusSeq} focusMessageId={focusMessageId} />
+            <SessionFacts sessionId={sessionId} total={s.factCount} />
+          </div>
+          {forgetting ? <ForgetSessionDialog session={s} onClose={() => setForgetting(false)} /> : null}
+        </article>
+      )}
+    </QueryView>
   );
 }

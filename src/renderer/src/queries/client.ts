@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api/errors';
+import { ApiError } from '../api/errors';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -19,5 +19,5 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** After a forget (or anything that deletes), every view must show the new truth. */
+/** After anything that deletes (or when another process wrote), every view must show the new truth. */
 export const invalidateEverything = (client: QueryClient) => client.invalidateQueries();

@@ -1,0 +1,31 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { api } from './api/client';
+
+const SETTLE_MS = 150;
+
+/**
+ * Every view follows the data home: when the engine reports a change (this window, an agent,
+ * the CLI, Dream), the queries on screen refetch; the others are marked stale. A burst of
+ * writes becomes one refresh.
+ */
+export function useChangeFeed(): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = api().subscribe(() => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        // A forget preview is a question asked once; it is not refetched under the person reading it.
+        void client.invalidateQueries({
+          predicate: (q) => !(q.queryKey[0] === 'sessions' && q.queryKey[1] === 'forget-preview'),
+        });
+      }, SETTLE_MS);
+    });
+    return () => {
+      if (timer) clearTimeout(timer);
+      off();
+    };
+  }, [client]);
+}

@@ -4,7 +4,7 @@ import type { Confidence, FactKind, Scope } from '../../../shared/domain';
 import type { SessionScopes } from '../scope';
 import { FILLER_WORDS, queryTerms } from './tokenize';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
-import { bm25, finalScore, lexicalMatch, type LexicalMatch } from './rank';
+import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch } from './rank';
 
 /** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
 export type RecallMode = 'automatic' | 'explicit';
@@ -30,7 +30,7 @@ export interface FactSearchResult {
   reason: string | null;
 }
 
-/** The recall query: whitespace collapsed, at most 500 characters (reference §5.1). */
+/** The recall query: whitespace collapsed, at most 500 characters, as the original cut it. */
 export const QUERY_MAX_CHARS = 500;
 export const recallQueryText = (text: string): string =>
   text.normalize('NFC').replace(/\s+/gu, ' ').trim().slice(0, QUERY_MAX_CHARS);
@@ -43,8 +43,8 @@ const FACT_INDEX: TaggedIndex = {
 };
 export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
 
-/** Candidate caps: at most 380 rows to rank (the reference ranks the 500 newest, C15). */
-const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 6 };
+/** Candidate caps: at most 380 rows to rank (the original ranked its 500 newest facts). */
+const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 8, budget: 180 };
 
 type FactRow = Pick<
   StoredFact,
@@ -99,16 +99,16 @@ export function searchFacts(
     documentFrequency.set(q, Math.max(counted, candidates.termHits.get(q) ?? 0));
   }
   const averageLength = matches.length ? matches.reduce((n, [, m]) => n + m.length, 0) / matches.length : 1;
+  const weights = termWeights(documentFrequency, documents, averageLength);
 
   const ranked: RankedFact[] = [];
   for (const [r, m] of matches) {
     if (!keep(m, options.mode)) continue;
     const score = finalScore({
-      match: m,
+      lexical: lexicalScore(m, weights),
       scope: r.scope,
       confidence: r.confidence,
       reinforcement: r.reinforcement,
-      bm25: bm25(m, { documents, documentFrequency, averageLength }),
     });
     ranked.push({
       id: r.id,
@@ -132,7 +132,7 @@ export function searchFacts(
 }
 
 function keep(m: LexicalMatch, mode: RecallMode): boolean {
-  if (m.base <= 0) return false;
+  if (m.overlap <= 0) return false;
   return mode === 'explicit' || m.coverage >= 0.5;
 }
 

@@ -1,9 +1,15 @@
 import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
 import { findCandidates, scopeTag, type Candidates, type TaggedIndex } from './recall/fts';
-import { STOP_WORDS, normalizeToken, rawTokens } from './recall/tokenize';
+import { STOP_WORDS, rawTokens, surfaceForms } from './recall/tokenize';
 import { inverseDocumentFrequency, saturation } from './recall/rank';
-import { neighbourTurn, scopeSessions, turnsByRowid, type DialogueTurn } from '../store/dialogue-queries';
+import {
+  neighbourTurns,
+  scopeSessions,
+  turnsByRowid,
+  type DialogueTurn,
+  type TurnContext as Context,
+} from '../store/dialogue-queries';
 
 /**
  * Ranking of dialogue evidence for memory_search: BM25 over the turns the session may read, with
@@ -22,7 +28,7 @@ import { neighbourTurn, scopeSessions, turnsByRowid, type DialogueTurn } from '.
  *   of sessions it occurs in needs no list of names. The +1 keeps a one-session scope neutral.
  * - Neighbours: an answer is often "Yes, last Tuesday" to a question in the turn before it, so
  *   the previous and next turns of the same session count at half weight. They are read only for
- *   the 30 best turns on their own text (the neighbours of those can enter the results too).
+ *   the 20 best turns on their own text (the neighbours of those can enter the results too).
  * - coverage_w rewards a turn for holding the query's weighted words itself, not through context.
  *
  * Candidates come rarest term first from the scope-tagged index (see fts.ts); a term whose lookup
@@ -35,23 +41,24 @@ const DIALOGUE_INDEX: TaggedIndex = {
   textColumn: 'content',
   newestFirst: 'ASC',
 };
-const DIALOGUE_CANDIDATES = { perTermCap: 100, deepCap: 300, maxTerms: 12, budget: 500 };
+const DIALOGUE_CANDIDATES = { perTermCap: 60, deepCap: 300, maxTerms: 12, budget: 300 };
 const NEIGHBOUR_WEIGHT = 0.5;
 const TITLE_WEIGHT = 0.25;
 const SPREAD_DAMPING = 0.25;
-const CONTEXT_TOP = 30;
+const CONTEXT_TOP = 20;
 
 /**
  * The tags a session's dialogue search may read: its owner's whole team, plus the sessions of
- * the owner's project, else of its normalized workspace, else of its Work folder.
+ * the owner's project, else of its normalized workspace, else of its Work folder. Every row of
+ * the owner's team carries the owner's project (workspace, folder) tag too, so when there is one
+ * it alone covers the team: one tag doclist for FTS5 to intersect instead of two.
  */
 export function dialogueTags(scopes: SessionScopes): string[] {
   const o = scopes.owner;
-  const tags = [scopeTag('o', o.id)];
-  if (o.projectId) tags.push(scopeTag('p', o.projectId));
-  else if (o.workspace) tags.push(scopeTag('w', o.workspace));
-  else if (o.folderId) tags.push(scopeTag('f', o.folderId));
-  return tags;
+  if (o.projectId) return [scopeTag('p', o.projectId)];
+  if (o.workspace) return [scopeTag('w', o.workspace)];
+  if (o.folderId) return [scopeTag('f', o.folderId)];
+  return [scopeTag('o', o.id)];
 }
 
 export interface RankedTurn {
@@ -64,15 +71,21 @@ interface Bag {
   length: number;
 }
 
-/** Query-term counts and content-word length of a text. */
-function bagOf(text: string, query: ReadonlySet<string>): Bag {
+/** Raw word -> the query term it folds to: exactly the surface forms of each term. */
+type TermForms = ReadonlyMap<string, string>;
+
+const termForms = (query: readonly string[]): TermForms =>
+  new Map(query.flatMap((q) => surfaceForms(q).map((form) => [form, q] as const)));
+
+/** Query-term counts and content-word length of a text (no folding needed: forms are looked up). */
+function bagOf(text: string, forms: TermForms): Bag {
   const counts = new Map<string, number>();
   let length = 0;
   for (const raw of rawTokens(text)) {
     if (STOP_WORDS.has(raw)) continue;
     length++;
-    const t = normalizeToken(raw);
-    if (query.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const t = forms.get(raw);
+    if (t !== undefined) counts.set(t, (counts.get(t) ?? 0) + 1);
   }
   return { counts, length };
 }
@@ -83,7 +96,7 @@ export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly stri
   const candidates = findCandidates(db, DIALOGUE_INDEX, dialogueTags(scopes), query, DIALOGUE_CANDIDATES);
   if (candidates.rowids.length === 0) return [];
   const turns = turnsByRowid(db, candidates.rowids);
-  const terms = new Set(query);
+  const terms = termForms(query);
   const bags = new Map(turns.map((t) => [t.id, bagOf(t.content, terms)]));
   const averageLength = Math.max(1, [...bags.values()].reduce((n, b) => n + b.length, 0) / Math.max(1, bags.size));
   const weight = termWeights(db, scopes, query, candidates, turns);
@@ -130,33 +143,26 @@ export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly stri
 const byScore = (a: RankedTurn, b: RankedTurn) =>
   b.score - a.score || (a.turn.id < b.turn.id ? -1 : a.turn.id > b.turn.id ? 1 : 0);
 
-interface Context {
-  previous: DialogueTurn | null;
-  next: DialogueTurn | null;
-}
-
-/** The turns with their neighbours, and each neighbour as a turn of its own (with its neighbours). */
+/**
+ * The turns with their neighbours, and each neighbour as a turn of its own. A neighbour's own
+ * context is the turn that brought it in (its other side is not read: one probe round only).
+ */
 function withNeighbours(db: Db, turns: readonly DialogueTurn[]): Map<DialogueTurn, Context> {
-  const byId = new Map<string, DialogueTurn>();
-  const context = new Map<string, Context>();
-  const read = (t: DialogueTurn): Context => {
-    let c = context.get(t.id);
-    if (!c) {
-      c = {
-        previous: neighbourTurn(db, t.session_id, t.seq, 'previous'),
-        next: neighbourTurn(db, t.session_id, t.seq, 'next'),
-      };
-      context.set(t.id, c);
-    }
-    return c;
-  };
-  for (const t of turns) byId.set(t.id, t);
-  for (const t of turns) {
-    const c = read(t);
-    for (const n of [c.previous, c.next]) if (n && !byId.has(n.id)) byId.set(n.id, n);
-  }
+  const context = neighbourTurns(db, turns);
   const out = new Map<DialogueTurn, Context>();
-  for (const t of byId.values()) out.set(t, read(t));
+  const taken = new Set(turns.map((t) => t.id));
+  for (const t of turns) out.set(t, context.get(t.id)!);
+  for (const t of turns) {
+    const { previous, next } = context.get(t.id)!;
+    if (previous && !taken.has(previous.id)) {
+      taken.add(previous.id);
+      out.set(previous, { previous: null, next: t });
+    }
+    if (next && !taken.has(next.id)) {
+      taken.add(next.id);
+      out.set(next, { previous: t, next: null });
+    }
+  }
   return out;
 }
 

@@ -41,17 +41,35 @@ export function turnsByRowid(db: Db, rowids: readonly number[]): DialogueTurn[] 
   ).all(JSON.stringify(rowids)) as DialogueTurn[];
 }
 
-/** The eligible turn just before or just after `seq` in the same session, if any. */
-export function neighbourTurn(db: Db, sessionId: string, seq: number, side: 'previous' | 'next'): DialogueTurn | null {
-  const [op, order] = side === 'previous' ? ['<', 'DESC'] : ['>', 'ASC'];
-  const row = prepared(
-    db,
-    `SELECT 0 AS rowid, ${TURN_COLUMNS}
-       FROM session_messages m JOIN sessions s ON s.id = m.session_id
-       WHERE m.session_id = ? AND m.seq ${op} ? AND ${ELIGIBLE}
-       ORDER BY m.seq ${order} LIMIT 1`,
-  ).get(sessionId, seq) as DialogueTurn | undefined;
-  return row ?? null;
+export interface TurnContext {
+  previous: DialogueTurn | null;
+  next: DialogueTurn | null;
+}
+
+/**
+ * Each turn's nearest eligible turn before and after it in the same session (tool rows and
+ * tool-call rounds in between are skipped). Two index probes per turn, each stopping at the first
+ * eligible row: cheaper than one batched query, which must read every row within a fixed reach.
+ */
+export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<string, TurnContext> {
+  const side = (op: '<' | '>', order: 'DESC' | 'ASC') =>
+    prepared(
+      db,
+      `SELECT 0 AS rowid, ${TURN_COLUMNS}
+         FROM session_messages m JOIN sessions s ON s.id = m.session_id
+         WHERE m.session_id = ? AND m.seq ${op} ? AND ${ELIGIBLE}
+         ORDER BY m.seq ${order} LIMIT 1`,
+    );
+  const before = side('<', 'DESC');
+  const after = side('>', 'ASC');
+  const out = new Map<string, TurnContext>();
+  for (const t of turns) {
+    out.set(t.id, {
+      previous: (before.get(t.session_id, t.seq) as DialogueTurn | undefined) ?? null,
+      next: (after.get(t.session_id, t.seq) as DialogueTurn | undefined) ?? null,
+    });
+  }
+  return out;
 }
 
 export interface ScopeSession {

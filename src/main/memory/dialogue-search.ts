@@ -16,8 +16,8 @@ import {
  * two corrections that conversation needs, and the turn's neighbours as a weak field.
  *
  *   score(d)  = Σ_q w(q) · sat(f(q, d), ℓ(d)) × (1 + coverage_w(d))
- *   f(q, d)   = tf(q, d) + 0.5 · (tf(q, prev) + tf(q, next)) + 0.25 · tf(q, session title)
- *   ℓ(d)      = ℓ(d) + 0.5 · (ℓ(prev) + ℓ(next)),  against an average of avgℓ · 2
+ *   f(q, d)   = tf(q, d) + 0.7 · tf(q, prev) + 0.3 · tf(q, next) + 0.25 · tf(q, session title)
+ *   ℓ(d)      = ℓ(d) + 0.7 · ℓ(prev) + 0.3 · ℓ(next),  against an average of avgℓ · 2
  *   w(q)      = idf(q) · (1 − spread(q))^0.25
  *   spread(q) = sessions holding q ÷ (sessions of the scope + 1)
  *   coverage_w(d) = Σ w(q) over the terms d itself holds ÷ Σ w(q)
@@ -27,8 +27,10 @@ import {
  *   greeting or a habit ("Thanks, Mel!"), never what a question is about; damping it by the share
  *   of sessions it occurs in needs no list of names. The +1 keeps a one-session scope neutral.
  * - Neighbours: an answer is often "Yes, last Tuesday" to a question in the turn before it, so
- *   the previous and next turns of the same session count at half weight. They are read only for
- *   the 20 best turns on their own text (the neighbours of those can enter the results too).
+ *   the previous turn of the same session counts at 0.7 and the next one at 0.3 (leave-one-
+ *   conversation-out on LoCoMo's development half chose this asymmetry in every fold). They are
+ *   read only for the 20 best turns on their own text; the neighbours of those can enter the
+ *   results too.
  * - coverage_w rewards a turn for holding the query's weighted words itself, not through context.
  *
  * Candidates come rarest term first from the scope-tagged index (see fts.ts); a term whose lookup
@@ -42,7 +44,9 @@ const DIALOGUE_INDEX: TaggedIndex = {
   newestFirst: 'ASC',
 };
 const DIALOGUE_CANDIDATES = { perTermCap: 60, deepCap: 300, maxTerms: 12, budget: 300 };
-const NEIGHBOUR_WEIGHT = 0.5;
+/** Weights of the previous and next turn: what a turn answers says more about it than what follows. */
+const NEIGHBOUR_WEIGHTS = [0.7, 0.3] as const;
+const CONTEXT_LENGTH = 1 + NEIGHBOUR_WEIGHTS[0] + NEIGHBOUR_WEIGHTS[1];
 const TITLE_WEIGHT = 0.25;
 const SPREAD_DAMPING = 0.25;
 const CONTEXT_TOP = 20;
@@ -125,14 +129,14 @@ export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly stri
     const title = bagOf(turn.title ?? '', terms);
     let score = 0;
     let held = 0;
-    const length = own.length + NEIGHBOUR_WEIGHT * near.reduce((n, b) => n + (b?.length ?? 0), 0);
+    const length = own.length + near.reduce((n, b, i) => n + NEIGHBOUR_WEIGHTS[i]! * (b?.length ?? 0), 0);
     for (const [q, w] of weight) {
       const tf = own.counts.get(q) ?? 0;
       const f =
         tf +
-        NEIGHBOUR_WEIGHT * near.reduce((n, b) => n + (b?.counts.get(q) ?? 0), 0) +
+        near.reduce((n, b, i) => n + NEIGHBOUR_WEIGHTS[i]! * (b?.counts.get(q) ?? 0), 0) +
         TITLE_WEIGHT * (title.counts.get(q) ?? 0);
-      score += w * saturation(f, length, averageLength * (1 + 2 * NEIGHBOUR_WEIGHT));
+      score += w * saturation(f, length, averageLength * CONTEXT_LENGTH);
       if (tf > 0) held += w;
     }
     if (score > 0) ranked.push({ turn, score: score * (1 + held / totalWeight) });

@@ -4,7 +4,7 @@ import type { Confidence, FactKind, Scope } from '../../../shared/domain';
 import type { SessionScopes } from '../scope';
 import { FILLER_WORDS, queryTerms } from './tokenize';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
-import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch } from './rank';
+import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 
 /** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
 export type RecallMode = 'automatic' | 'explicit';
@@ -93,13 +93,12 @@ export function searchFacts(
 
   const documents = visibleFactCount(db, scopes);
   const matches = rows.map((r) => [r, lexicalMatch(r.text, query, terms.sequence)] as const);
-  const documentFrequency = new Map<string, number>();
-  for (const q of query) {
-    const counted = matches.reduce((n, [, m]) => n + ((m.counts.get(q) ?? 0) > 0 ? 1 : 0), 0);
-    documentFrequency.set(q, Math.max(counted, candidates.termHits.get(q) ?? 0));
-  }
-  const averageLength = matches.length ? matches.reduce((n, [, m]) => n + m.length, 0) / matches.length : 1;
-  const weights = termWeights(documentFrequency, documents, averageLength);
+  const weights = factTermWeights(
+    query,
+    matches.map(([, m]) => m),
+    candidates.termHits,
+    documents,
+  );
 
   const ranked: RankedFact[] = [];
   for (const [r, m] of matches) {
@@ -110,25 +109,48 @@ export function searchFacts(
       confidence: r.confidence,
       reinforcement: r.reinforcement,
     });
-    ranked.push({
-      id: r.id,
-      scope: r.scope,
-      scopeKey: r.scope_key,
-      kind: r.kind,
-      text: r.text,
-      confidence: r.confidence,
-      reinforcement: r.reinforcement,
-      score,
-      coverage: m.coverage,
-      matched: m.matched,
-      citation: { sessionId: null, messageId: null },
-    });
+    ranked.push(rankedFact(r, m, score));
   }
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const top = ranked.slice(0, options.limit);
   const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
   for (const f of top) f.citation = citationOf(db, seqOf.get(f.id)!, scopes);
   return { facts: top, abstained: false, reason: null };
+}
+
+/**
+ * idf over the visible facts: a term's document frequency is its count in the index lookup
+ * (exact below the cap), or the candidates holding it when that is more.
+ */
+function factTermWeights(
+  query: readonly string[],
+  matches: readonly LexicalMatch[],
+  termHits: ReadonlyMap<string, number>,
+  documents: number,
+): TermWeights {
+  const documentFrequency = new Map<string, number>();
+  for (const q of query) {
+    const counted = matches.reduce((n, m) => n + ((m.counts.get(q) ?? 0) > 0 ? 1 : 0), 0);
+    documentFrequency.set(q, Math.max(counted, termHits.get(q) ?? 0));
+  }
+  const averageLength = matches.length ? matches.reduce((n, m) => n + m.length, 0) / matches.length : 1;
+  return termWeights(documentFrequency, documents, averageLength);
+}
+
+function rankedFact(r: FactRow, m: LexicalMatch, score: number): RankedFact {
+  return {
+    id: r.id,
+    scope: r.scope,
+    scopeKey: r.scope_key,
+    kind: r.kind,
+    text: r.text,
+    confidence: r.confidence,
+    reinforcement: r.reinforcement,
+    score,
+    coverage: m.coverage,
+    matched: m.matched,
+    citation: { sessionId: null, messageId: null },
+  };
 }
 
 function keep(m: LexicalMatch, mode: RecallMode): boolean {

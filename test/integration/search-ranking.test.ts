@@ -140,6 +140,7 @@ describe('rarest-first candidates', () => {
     const found = findCandidates(t.engine.db, index, [scopeTag('p', 'rare')], ['weather', 'narwhal'], options);
     expect(found.termHits.get('narwhal')).toBe(2); // below the cap: its exact frequency here
     expect(found.termHits.get('weather')).toBe(10); // capped
+    expect([...found.complete]).toEqual(['narwhal']);
     const narwhalRows = found.termRows.get('narwhal')!;
     // The rare term's rows come first; the common term only fills the rest of the budget.
     expect(found.rowids.slice(0, 2)).toEqual(narwhalRows);

@@ -197,7 +197,7 @@ function termWeights(
     const held = new Set(rows.map((r) => sessionOf.get(r)).filter((s): s is string => s !== undefined));
     let df = rows.length;
     let window = sessions.length;
-    if (rows.length >= candidates.perTermCap) {
+    if (!candidates.complete.has(q)) {
       // Capped: the rows reach back to the session holding the oldest of them.
       const oldest = sessionOf.get(rows.at(-1)!);
       const since = oldest === undefined ? -Infinity : (startOf.get(oldest) ?? -Infinity);

@@ -45,6 +45,8 @@ export interface Candidates {
   termHits: Map<string, number>;
   /** Term -> the rowids found for it, newest first. */
   termRows: Map<string, number[]>;
+  /** The terms whose lookup returned every row they have in the scopes (it stopped below its cap). */
+  complete: Set<string>;
   perTermCap: number;
 }
 
@@ -80,7 +82,13 @@ export function findCandidates(
   terms: readonly string[],
   options: CandidateOptions,
 ): Candidates {
-  const result: Candidates = { rowids: [], termHits: new Map(), termRows: new Map(), perTermCap: options.perTermCap };
+  const result: Candidates = {
+    rowids: [],
+    termHits: new Map(),
+    termRows: new Map(),
+    complete: new Set(),
+    perTermCap: options.perTermCap,
+  };
   const chosen = lookupTerms(terms, options.maxTerms);
   if (tags.length === 0 || chosen.length === 0) return result;
   const tagExpr = `${index.tagColumn} : (${tags.map(quote).join(' OR ')})`;
@@ -107,6 +115,7 @@ export function findCandidates(
   for (const l of lookups) {
     result.termHits.set(l.term, l.rows.length);
     result.termRows.set(l.term, l.rows);
+    if (l.rows.length < options.perTermCap) result.complete.add(l.term);
     add(l.rows, options.budget);
   }
   const sparsest = lookups[0]!;
@@ -117,6 +126,7 @@ export function findCandidates(
     add(deep, options.budget + options.deepCap);
     result.termHits.set(sparsest.term, deep.length);
     result.termRows.set(sparsest.term, deep);
+    if (deep.length < options.deepCap) result.complete.add(sparsest.term);
   }
   return result;
 }

@@ -43,7 +43,7 @@ const DIALOGUE_INDEX: TaggedIndex = {
   textColumn: 'content',
   newestFirst: 'ASC',
 };
-const DIALOGUE_CANDIDATES = { perTermCap: 60, deepCap: 300, maxTerms: 12, budget: 300 };
+const DIALOGUE_CANDIDATES = { perTermCap: 60, deepCap: 150, maxTerms: 12, budget: 240 };
 /** Weights of the previous and next turn: what a turn answers says more about it than what follows. */
 const NEIGHBOUR_WEIGHTS = [0.7, 0.3] as const;
 const CONTEXT_LENGTH = 1 + NEIGHBOUR_WEIGHTS[0] + NEIGHBOUR_WEIGHTS[1];

@@ -1,11 +1,16 @@
 import type Database from 'better-sqlite3';
 import { CommandError } from '../../shared/errors';
 import { migrations, type Migration } from './migrations';
+import { factIndexTerms } from '../memory/recall/fact-index';
 
 const latest = (list: Migration[]) => list.reduce((max, m) => Math.max(max, m.version), 0);
 
 /** Applies each pending migration once, each in its own transaction, recorded in schema_migrations. */
 export function migrate(db: Database.Database, list: Migration[] = migrations): number[] {
+  // Functions the migrations call: the fact index's row of a fact (migration 102).
+  db.function('fact_index_terms', { deterministic: true }, (scopeId, text) =>
+    factIndexTerms(Number(scopeId), String(text)),
+  );
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const applied = new Set(
@@ -33,15 +38,20 @@ export function migrate(db: Database.Database, list: Migration[] = migrations): 
   const ran: number[] = [];
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.up);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        Date.now(),
-      );
-    }).immediate();
-    ran.push(m.version);
+    const done = db
+      .transaction(() => {
+        // Another process opening the same home may have applied it since the list was read.
+        if (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) return true;
+        db.exec(m.up);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          m.version,
+          m.name,
+          Date.now(),
+        );
+        return false;
+      })
+      .immediate();
+    if (!done) ran.push(m.version);
   }
   return ran;
 }

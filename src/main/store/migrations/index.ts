@@ -18,6 +18,7 @@ import * as recallBlockCitations from './055-recall-block-citations';
 import * as turnRecallStatus from './056-turn-recall-status';
 import * as factEdits from './080-fact-edits';
 import * as extractionRuns from './081-extraction-runs';
+import * as scopedFactIndex from './102-scoped-fact-index';
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   { version: 56, name: 'turn-recall-status', up: turnRecallStatus.up },
   { version: 80, name: 'fact-edits', up: factEdits.up },
   { version: 81, name: 'extraction-runs', up: extractionRuns.up },
+  { version: 102, name: 'scoped-fact-index', up: scopedFactIndex.up },
 ];

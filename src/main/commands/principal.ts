@@ -107,6 +107,7 @@ export const AGENT_COMMANDS: ReadonlySet<string> = new Set([
   'memory.search',
   'memory.facts',
   'facts.add',
+  'facts.addBatch',
   'memory.forget',
   'scopes.resolve',
   'extraction.status',

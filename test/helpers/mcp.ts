@@ -5,6 +5,8 @@ import { BIN, FOREIGN_CWD } from './cli';
 
 export interface McpSession {
   client: Client;
+  /** The server process's id. */
+  pid: number;
   /** Everything the server wrote to stderr (its logs). */
   stderr(): string;
   /** Calls a tool and returns its structured output; throws with the tool's error text on isError. */
@@ -50,6 +52,7 @@ export async function connectMcp(
     client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult>;
   return {
     client,
+    pid: transport.pid!,
     stderr: () => logs,
     raw,
     call: async (name, args) => {

@@ -11,6 +11,7 @@ import { RecallIndexMaintenance } from './memory/recall/index-maintenance';
 import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
 import { DreamService } from './dream/service';
+import { ConversationImportService } from './memory/history-import/service';
 
 export interface EngineOptions {
   home: string;
@@ -39,6 +40,8 @@ export interface Engine {
   extraction: ExtractionService;
   /** The one-time import of legacy extraction notes (also run by hand). */
   legacyImport: LegacyImportService;
+  /** ChatGPT / Claude exports and JSONL transcripts, and extraction over what they brought. */
+  historyImport: ConversationImportService;
   /** Worker threads with read-only connections: recall and memory_search run there. */
   readLane: ReadLane;
   /** The Markdown wiki at paths.wiki: validated paths, atomic writes, the cross-process write lock. */
@@ -100,6 +103,8 @@ export function openEngine(options: EngineOptions): Engine {
   engine.wiki = new WikiService(paths.wiki, paths.locks, engine.clock);
   engine.dream = new DreamService({ db, wiki: engine.wiki, clock: engine.clock, paths, settings });
   engine.onClose(() => engine.dream.stop());
+  // Before extraction, so its closer runs after extraction's drain has cancelled what is in flight.
+  engine.historyImport = new ConversationImportService(engine).start();
   engine.extraction = new ExtractionService(engine).start();
   engine.legacyImport = new LegacyImportService(engine).start({
     auto: settings.extraction.legacyImportOnStartup,

@@ -7,6 +7,7 @@ import { turnCommands } from './commands/turns';
 import { wikiCommands } from './commands/wiki';
 import { dreamCommands } from './commands/dream';
 import { systemCommands } from './commands/system';
+import { historyImportCommands } from './commands/history-import';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -26,6 +27,7 @@ export const contract = {
   ...wikiCommands,
   ...dreamCommands,
   ...systemCommands,
+  ...historyImportCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

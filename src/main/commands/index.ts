@@ -11,6 +11,7 @@ import { turnHandlers } from './turns';
 import { wikiHandlers } from './wiki';
 import { dreamHandlers } from './dream';
 import { systemHandlers } from './system';
+import { historyImportHandlers } from './history-import';
 
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
@@ -23,4 +24,5 @@ export const handlers: Handlers<Contract> = {
   ...wikiHandlers,
   ...dreamHandlers,
   ...systemHandlers,
+  ...historyImportHandlers,
 };

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { performance } from 'node:perf_hooks';
 import { migrate } from './migrate';
 
 export type Db = Database.Database;
@@ -79,10 +80,27 @@ export function truncateWal(db: Db, waitMs = 200): boolean {
   }
 }
 
+let writeTxObserver: ((ms: number) => void) | null = null;
+
+/**
+ * Benchmarks measure how long the writer is held: `fn` gets the duration of every write
+ * transaction in this process (BEGIN to COMMIT or ROLLBACK, lock wait included); null stops it.
+ */
+export function observeWriteTransactions(fn: ((ms: number) => void) | null): void {
+  writeTxObserver = fn;
+}
+
 /**
  * Runs `fn` inside BEGIN IMMEDIATE so the write lock is taken up front: a busy database fails
  * fast at BEGIN (after busy_timeout) instead of deadlocking halfway through a read-then-write.
  */
 export function writeTx<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  const observer = writeTxObserver;
+  if (!observer) return db.transaction(fn).immediate();
+  const started = performance.now();
+  try {
+    return db.transaction(fn).immediate();
+  } finally {
+    observer(performance.now() - started);
+  }
 }

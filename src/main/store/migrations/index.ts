@@ -12,6 +12,7 @@ import * as factConfidenceOrder from './041-fact-confidence-order';
 import * as integerFactKeys from './050-integer-fact-keys';
 import * as dreamUnfinishedRuns from './051-dream-unfinished-runs';
 import * as turnRecallStatus from './090-turn-recall-status';
+import * as conversationImports from './100-conversation-imports';
 
 export interface Migration {
   version: number;
@@ -23,7 +24,8 @@ export interface Migration {
  * Every schema change, in order. Append only: a shipped migration is never edited.
  * Version ranges by area keep parallel work from colliding: 1-9 foundation, 10-19 extraction,
  * 20-29 recall and search, 30-39 wiki and Dream, 40-49 doors, 50-59 store layout (rebuilds that
- * replace earlier areas' tables, so they run after all of them), 90-99 turn bookkeeping.
+ * replace earlier areas' tables, so they run after all of them), 90-99 turn bookkeeping, 100-109
+ * history imports.
  */
 export const migrations: Migration[] = [
   { version: 1, name: 'foundation', up: foundation.up },
@@ -40,4 +42,5 @@ export const migrations: Migration[] = [
   { version: 50, name: 'integer-fact-keys', up: integerFactKeys.up },
   { version: 51, name: 'dream-unfinished-runs', up: dreamUnfinishedRuns.up },
   { version: 90, name: 'turn-recall-status', up: turnRecallStatus.up },
+  { version: 100, name: 'conversation-imports', up: conversationImports.up },
 ];

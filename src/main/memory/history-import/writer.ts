@@ -1,0 +1,190 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../store/db';
+import { getSession, insertSession } from '../../store/sessions';
+import {
+  appendImportedMessages,
+  findImportedConversation,
+  finishImportedConversation,
+  importedMessageKeys,
+  insertImportedConversation,
+  type ImportedMessageInsert,
+} from '../../store/imports';
+import type { ImportContext, ParsedConversation, ParsedMessage } from './types';
+
+/** messages.add takes at most this many characters; a longer imported message is cut to it. */
+export const MAX_MESSAGE_CHARS = 1_000_000;
+const TRUNCATED = '\n[cut at 1,000,000 characters by the import]';
+/** One write transaction holds at most this many messages or characters, so no live turn waits long. */
+export const MESSAGES_PER_TX = 100;
+export const CHARS_PER_TX = 1_000_000;
+
+export interface WriterDeps {
+  db: Db;
+  now(): number;
+  newId(): string;
+  /** Runs one write transaction (timed by the caller). */
+  tx<T>(fn: () => T): T;
+  /** Between two transactions of one conversation: lets live turns take the writer. */
+  pause(): Promise<void>;
+}
+
+export type WriteOutcome = {
+  state: 'created' | 'updated' | 'unchanged';
+  sessionId: string;
+  added: number;
+  alreadyImported: number;
+  timesAdjusted: number;
+  truncated: number;
+};
+
+const AGENT: Record<ParsedConversation['source'], string | null> = {
+  chatgpt: 'chatgpt',
+  claude: 'claude',
+  jsonl: null,
+};
+
+const contentHash = (messages: ParsedMessage[]) =>
+  createHash('sha256')
+    .update(messages.map((m) => m.key).join('\n'))
+    .digest('hex');
+
+/**
+ * Times as messages.add needs them: never in the future, never before the message before. A
+ * message without a time takes the previous message's (the conversation's for the first); one
+ * older than the message before it takes that message's time.
+ */
+export function timeMessages(
+  messages: ParsedMessage[],
+  conversationTime: number | null,
+  now: number,
+): { times: number[]; adjusted: number } {
+  let previous = -Infinity;
+  let adjusted = 0;
+  const fallback = Math.min(conversationTime ?? messages.find((m) => m.createdAt !== null)?.createdAt ?? now, now);
+  const times = messages.map((m) => {
+    let at = m.createdAt ?? (previous > -Infinity ? previous : fallback);
+    if (at > now || at < previous) {
+      at = Math.min(Math.max(at, previous), now);
+      adjusted++;
+    }
+    previous = at;
+    return at;
+  });
+  return { times, adjusted };
+}
+
+function titleOf(c: ParsedConversation): string | null {
+  if (c.title) return c.title;
+  const first = c.messages
+    .find((m) => m.role === 'user')
+    ?.content.split('\n')[0]
+    ?.trim();
+  if (!first) return null;
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first;
+}
+
+/** A JSONL line's own context wins over the one chosen for the import (both already normalized). */
+function contextOf(c: ParsedConversation, chosen: ImportContext): ImportContext {
+  const own = c.context && Object.values(c.context).some(Boolean) ? c.context : null;
+  if (!own) return chosen;
+  return { projectId: own.projectId ?? null, workspace: own.workspace ?? null, folderId: own.folderId ?? null };
+}
+
+/** Chunks of at most MESSAGES_PER_TX messages and CHARS_PER_TX characters (one message at least). */
+function chunks(messages: ImportedMessageInsert[]): ImportedMessageInsert[][] {
+  const out: ImportedMessageInsert[][] = [];
+  let current: ImportedMessageInsert[] = [];
+  let chars = 0;
+  for (const m of messages) {
+    if (current.length > 0 && (current.length >= MESSAGES_PER_TX || chars + m.content.length > CHARS_PER_TX)) {
+      out.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(m);
+    chars += m.content.length;
+  }
+  if (current.length || out.length === 0) out.push(current);
+  return out;
+}
+
+/** Creates the session (once) and its provenance; another process may have done it meanwhile. */
+function ensureSession(deps: WriterDeps, c: ParsedConversation, chosen: ImportContext, createdAt: number): string {
+  const existing = findImportedConversation(deps.db, c.source, c.originalId);
+  if (existing) return existing.sessionId;
+  const id = deps.newId();
+  const now = deps.now();
+  insertSession(deps.db, {
+    id,
+    kind: 'top-level',
+    parentSessionId: null,
+    ...contextOf(c, chosen),
+    agentName: AGENT[c.source],
+    title: titleOf(c),
+    createdAt,
+    updatedAt: createdAt,
+  });
+  insertImportedConversation(deps.db, { sessionId: id, source: c.source, originalId: c.originalId, now });
+  return id;
+}
+
+/**
+ * Imports one parsed conversation: a new session the first time, then only the messages it does
+ * not have yet. Chunks are committed one by one with a pause between them; the provenance's
+ * content hash is written with the last, so a crash in between leaves a conversation that the
+ * next import completes (its messages are keyed, so none is added twice).
+ */
+export async function writeConversation(
+  deps: WriterDeps,
+  c: ParsedConversation,
+  chosen: ImportContext,
+): Promise<WriteOutcome> {
+  const hash = contentHash(c.messages);
+  const known = findImportedConversation(deps.db, c.source, c.originalId);
+  if (known && known.contentHash === hash && getSession(deps.db, known.sessionId)) {
+    return {
+      state: 'unchanged',
+      sessionId: known.sessionId,
+      added: 0,
+      alreadyImported: c.messages.length,
+      timesAdjusted: 0,
+      truncated: 0,
+    };
+  }
+  const now = deps.now();
+  const { times, adjusted } = timeMessages(c.messages, c.createdAt, now);
+  const keys = known ? importedMessageKeys(deps.db, known.sessionId) : new Set<string>();
+  let truncated = 0;
+  const fresh: ImportedMessageInsert[] = [];
+  c.messages.forEach((m, i) => {
+    if (keys.has(m.key)) return;
+    let content = m.content;
+    if (content.length > MAX_MESSAGE_CHARS) {
+      content = content.slice(0, MAX_MESSAGE_CHARS - TRUNCATED.length) + TRUNCATED;
+      truncated++;
+    }
+    fresh.push({ id: deps.newId(), key: m.key, role: m.role, content, createdAt: times[i]! });
+  });
+  const sessionCreatedAt = Math.min(c.createdAt ?? times[0]!, times[0]!, now);
+  const parts = chunks(fresh);
+  let sessionId = known?.sessionId ?? '';
+  let added = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const last = i === parts.length - 1;
+    added += deps.tx(() => {
+      if (!sessionId) sessionId = ensureSession(deps, c, chosen, sessionCreatedAt);
+      const n = appendImportedMessages(deps.db, sessionId, parts[i]!);
+      if (last) finishImportedConversation(deps.db, { sessionId, contentHash: hash, now: deps.now() });
+      return n;
+    });
+    if (!last) await deps.pause();
+  }
+  return {
+    state: !known ? 'created' : added > 0 ? 'updated' : 'unchanged',
+    sessionId,
+    added,
+    alreadyImported: c.messages.length - added,
+    timesAdjusted: adjusted,
+    truncated,
+  };
+}

@@ -8,7 +8,10 @@ const res = testResources();
 afterEach(() => res.release());
 
 const count = (t: TestEngine, sql: string, ...params: unknown[]) =>
-  (t.engine.db.prepare(sql).pluck().get(...params) as number) ?? 0;
+  (t.engine.db
+    .prepare(sql)
+    .pluck()
+    .get(...params) as number) ?? 0;
 const T0 = 1_714_000_000_000;
 
 /** A file in a fresh folder (outside the home, as a person's download would be). */

@@ -7,7 +7,7 @@ import { CommandError, isCommandError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
 import { countPendingExtraction } from '../../store/imports';
 import { ImportExtractionQueue } from './extraction-queue';
-import { importConversations, type ConversationImportReport } from './run';
+import { importConversations, type ConversationImportOptions, type ConversationImportReport } from './run';
 import type { ImportContext, ImportFormat } from './types';
 import { normalizeWorkspacePath } from '../workspace-path';
 
@@ -21,6 +21,8 @@ export interface ImportRequest extends Partial<ImportContext> {
   displayName?: string;
   /** Delete `from` when the import ends, however it ends (an uploaded temp file). */
   removeAfter?: boolean;
+  /** After each conversation is committed. */
+  onConversation?: ConversationImportOptions['onConversation'];
 }
 
 export type ImportResult = ConversationImportReport & {
@@ -167,6 +169,7 @@ export class ConversationImportService {
             folderId: request.folderId ?? null,
           },
           displayName: request.displayName,
+          onConversation: request.onConversation,
           signal,
           onProgress: (p) => {
             Object.assign(job, p);

@@ -92,6 +92,11 @@ export class ConversationImportService {
     return this;
   }
 
+  /** An import of this process is under way. */
+  get running(): boolean {
+    return this.current !== null;
+  }
+
   status() {
     return {
       jobs: this.jobs.map((j) => ({ ...j })),

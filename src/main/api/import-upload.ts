@@ -36,7 +36,10 @@ const tooLarge = (max: number) =>
 /** The upload's own file name, for people to recognise: a base name, printable, at most 200 characters. */
 function displayName(raw: string | null): string {
   const base = path.basename((raw ?? '').replace(/\\/g, '/'));
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
+  const clean = [...base]
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .slice(0, 200);
   return clean || 'upload';
 }
 

@@ -6,6 +6,7 @@ import { SessionsView } from './views/SessionsView';
 import { WikiView } from './views/WikiView';
 import { ExtractionView } from './views/ExtractionView';
 import { DreamView } from './views/DreamView';
+import { ImportView } from './views/ImportView';
 import { TokenGate } from './components/TokenGate';
 
 const LABELS: Record<View, string> = {
@@ -14,19 +15,20 @@ const LABELS: Record<View, string> = {
   wiki: 'Wiki',
   extraction: 'Extraction',
   dream: 'Dream',
+  import: 'Import history',
 };
 
 export function App() {
   const route = useRoute();
 
-  // Alt+1…5 switch views; "/" jumps to the fact search.
+  // Alt+1…6 switch views; "/" jumps to the fact search.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const typing =
         e.target instanceof HTMLInputElement ||
         e.target instanceof HTMLTextAreaElement ||
         e.target instanceof HTMLSelectElement;
-      if (e.altKey && /^[1-5]$/.test(e.key)) {
+      if (e.altKey && /^[1-6]$/.test(e.key)) {
         e.preventDefault();
         navigate(buildHash(VIEWS[Number(e.key) - 1]!));
       } else if (e.key === '/' && !typing) {
@@ -69,6 +71,7 @@ export function App() {
         {route.view === 'wiki' ? <WikiView route={route} /> : null}
         {route.view === 'extraction' ? <ExtractionView /> : null}
         {route.view === 'dream' ? <DreamView /> : null}
+        {route.view === 'import' ? <ImportView /> : null}
       </main>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-export const VIEWS = ['facts', 'sessions', 'wiki', 'extraction', 'dream'] as const;
+export const VIEWS = ['facts', 'sessions', 'wiki', 'extraction', 'dream', 'import'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {

@@ -5,6 +5,14 @@ import { takeTokenFromLocation } from './transport';
 export type ImportJob = Output<'import.status'>['jobs'][number];
 export type UploadOptions = Omit<Input<'import.conversations'>, 'from' | 'waitForExtraction'>;
 
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The HTTP door's upload route (src/main/api/import-upload.ts). */
 export const UPLOAD_PATH = '/api/import/upload';
 
@@ -28,12 +36,7 @@ export function uploadExport(
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
     xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        body = null;
-      }
+      const body = parseJson(xhr.responseText);
       if (xhr.status === 202) resolve(body as ImportJob);
       else reject(toApiError(body, xhr.status));
     };

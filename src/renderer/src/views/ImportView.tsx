@@ -137,14 +137,130 @@ function Summary({ result }: { result: Extract<Phase, { step: 'done' }>['result'
   );
 }
 
+interface FormState {
+  format: UploadOptions['format'];
+  contextKind: ContextKind;
+  contextKey: string;
+  file: File | null;
+  path: string | null;
+}
+
+/** Whatever was chosen, as import.conversations options. */
+function optionsOf(form: FormState): UploadOptions {
+  const options: UploadOptions = { format: form.format };
+  if (form.contextKind !== 'none') options[form.contextKind] = form.contextKey.trim();
+  return options;
+}
+
+function FileChoice({ desktop, form, set }: { desktop: boolean; form: FormState; set(p: Partial<FormState>): void }) {
+  if (desktop) {
+    return (
+      <div className="import-file-row">
+        <button
+          type="button"
+          data-testid="import-pick"
+          onClick={() => void window.evoflux!.pickImportFile!().then((p) => p && set({ path: p }))}
+        >
+          Choose file…
+        </button>
+        <span className="mono small">{form.path ?? 'No file chosen'}</span>
+      </div>
+    );
+  }
+  return (
+    <input
+      type="file"
+      data-testid="import-file"
+      aria-label="Export file"
+      accept=".json,.jsonl,.ndjson,application/json"
+      onChange={(e) => set({ file: e.target.files?.[0] ?? null })}
+    />
+  );
+}
+
+function ContextChoice({ form, set }: { form: FormState; set(p: Partial<FormState>): void }) {
+  const chosen = CONTEXTS.find((c) => c.kind === form.contextKind)!;
+  return (
+    <>
+      {CONTEXTS.map((c) => (
+        <label key={c.kind} className="import-radio">
+          <input
+            type="radio"
+            name="import-context"
+            value={c.kind}
+            checked={form.contextKind === c.kind}
+            onChange={() => set({ contextKind: c.kind })}
+          />
+          {c.label}
+        </label>
+      ))}
+      {form.contextKind !== 'none' ? (
+        <input
+          type="text"
+          data-testid="import-context-key"
+          aria-label={chosen.label}
+          placeholder={chosen.placeholder}
+          value={form.contextKey}
+          onChange={(e) => set({ contextKey: e.target.value })}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function ImportForm(props: { desktop: boolean; busy: boolean; onStart(form: FormState): void }) {
+  const { desktop, busy } = props;
+  const [form, setForm] = useState<FormState>({
+    format: 'auto',
+    contextKind: 'none',
+    contextKey: '',
+    file: null,
+    path: null,
+  });
+  const set = (p: Partial<FormState>) => setForm((f) => ({ ...f, ...p }));
+  const chosen = desktop ? form.path : form.file;
+  const needsKey = form.contextKind !== 'none' && !form.contextKey.trim();
+  return (
+    <form
+      className="import-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onStart(form);
+      }}
+    >
+      <fieldset disabled={busy}>
+        <legend>File</legend>
+        <FileChoice desktop={desktop} form={form} set={set} />
+      </fieldset>
+      <fieldset disabled={busy}>
+        <legend>Format</legend>
+        <select
+          value={form.format}
+          data-testid="import-format"
+          aria-label="Format"
+          onChange={(e) => set({ format: e.target.value as UploadOptions['format'] })}
+        >
+          {FORMATS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </fieldset>
+      <fieldset disabled={busy} data-testid="import-context">
+        <legend>Context for the imported sessions</legend>
+        <ContextChoice form={form} set={set} />
+      </fieldset>
+      <button type="submit" className="primary" data-testid="import-submit" disabled={busy || !chosen || needsKey}>
+        {busy ? 'Importing…' : 'Import'}
+      </button>
+    </form>
+  );
+}
+
 export function ImportView() {
   const client = useQueryClient();
   const desktop = typeof window.evoflux?.pickImportFile === 'function';
-  const [format, setFormat] = useState<UploadOptions['format']>('auto');
-  const [contextKind, setContextKind] = useState<ContextKind>('none');
-  const [contextKey, setContextKey] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [path, setPath] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
@@ -153,21 +269,18 @@ export function ImportView() {
     queryFn: () => api().call('import.status', {}),
     refetchInterval: 3_000,
   });
-
   const busy = phase.step === 'uploading' || phase.step === 'importing';
-  const chosen = desktop ? path : file?.name;
-  const needsKey = contextKind !== 'none' && !contextKey.trim();
   const update = (next: Phase) => mounted.current && setPhase(next);
 
-  const start = async () => {
-    const options: UploadOptions = { format };
-    if (contextKind !== 'none') options[contextKind] = contextKey.trim();
-    update(desktop ? { step: 'importing', job: null } : { step: 'uploading', loaded: 0, total: file?.size ?? 0 });
+  const start = async (form: FormState) => {
+    const options = optionsOf(form);
+    update(desktop ? { step: 'importing', job: null } : { step: 'uploading', loaded: 0, total: form.file?.size ?? 0 });
     const onJob = (job: ImportJob | null) => update({ step: 'importing', job });
+    const onUpload = (loaded: number, total: number) => update({ step: 'uploading', loaded, total });
     try {
       const result = desktop
-        ? await importPath(path!, options, onJob)
-        : await importUpload(file!, options, (loaded, total) => update({ step: 'uploading', loaded, total }), onJob);
+        ? await importPath(form.path!, options, onJob)
+        : await importUpload(form.file!, options, onUpload, onJob);
       update({ step: 'done', result });
       await invalidateEverything(client);
     } catch (e) {
@@ -175,6 +288,7 @@ export function ImportView() {
     }
   };
 
+  const owed = status.data?.extraction.pendingSessions ?? 0;
   return (
     <div className="page import-view" data-testid="import-view">
       <div className="page-header">
@@ -185,85 +299,12 @@ export function ImportView() {
         Each conversation becomes one session with its real times; importing the same export again adds only what is
         new.
       </p>
-      {status.data?.extraction.pendingSessions ? (
+      {owed ? (
         <p className="small muted" data-testid="import-extraction-owed">
-          Extraction still owes {plural(status.data.extraction.pendingSessions, 'imported session')}.
+          Extraction still owes {plural(owed, 'imported session')}.
         </p>
       ) : null}
-      <form
-        className="import-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void start();
-        }}
-      >
-        <fieldset disabled={busy}>
-          <legend>File</legend>
-          {desktop ? (
-            <div className="import-file-row">
-              <button
-                type="button"
-                data-testid="import-pick"
-                onClick={() => void window.evoflux!.pickImportFile!().then((p) => p && setPath(p))}
-              >
-                Choose file…
-              </button>
-              <span className="mono small">{path ?? 'No file chosen'}</span>
-            </div>
-          ) : (
-            <input
-              type="file"
-              data-testid="import-file"
-              aria-label="Export file"
-              accept=".json,.jsonl,.ndjson,application/json"
-              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-            />
-          )}
-        </fieldset>
-        <fieldset disabled={busy}>
-          <legend>Format</legend>
-          <select
-            value={format}
-            data-testid="import-format"
-            aria-label="Format"
-            onChange={(e) => setFormat(e.target.value as UploadOptions['format'])}
-          >
-            {FORMATS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </fieldset>
-        <fieldset disabled={busy} data-testid="import-context">
-          <legend>Context for the imported sessions</legend>
-          {CONTEXTS.map((c) => (
-            <label key={c.kind} className="import-radio">
-              <input
-                type="radio"
-                name="import-context"
-                value={c.kind}
-                checked={contextKind === c.kind}
-                onChange={() => setContextKind(c.kind)}
-              />
-              {c.label}
-            </label>
-          ))}
-          {contextKind !== 'none' ? (
-            <input
-              type="text"
-              data-testid="import-context-key"
-              aria-label={CONTEXTS.find((c) => c.kind === contextKind)!.label}
-              placeholder={CONTEXTS.find((c) => c.kind === contextKind)!.placeholder}
-              value={contextKey}
-              onChange={(e) => setContextKey(e.target.value)}
-            />
-          ) : null}
-        </fieldset>
-        <button type="submit" className="primary" data-testid="import-submit" disabled={busy || !chosen || needsKey}>
-          {busy ? 'Importing…' : 'Import'}
-        </button>
-      </form>
+      <ImportForm desktop={desktop} busy={busy} onStart={(form) => void start(form)} />
       <ProgressBar phase={phase} />
       {phase.step === 'done' ? <Summary result={phase.result} /> : null}
       {phase.step === 'failed' ? (

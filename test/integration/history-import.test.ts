@@ -120,6 +120,55 @@ describe('import conversations: ChatGPT', () => {
   });
 });
 
+describe('dialogue search over imported messages', () => {
+  it('indexes them as the insert trigger would: searchable in their context, newest at the smallest rowid', async () => {
+    const t = res.engine();
+    await t.run('import.conversations', {
+      from: exportFile('conversations.json', chatgptExport()),
+      projectId: 'billing',
+    });
+    const live = await t.run('sessions.create', { projectId: 'billing', title: 'live' });
+    const added = await t.run('messages.add', { sessionId: live.id, role: 'user', content: 'Which JSONB columns?' });
+    const { results } = await t.run('memory.search', {
+      sessionId: live.id,
+      query: 'postgres jsonb',
+      sources: ['dialogue'],
+    });
+    expect(results.map((r) => r.snippet)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Postgres over MySQL because we need JSONB')]),
+    );
+    const other = await t.run('sessions.create', { projectId: 'elsewhere' });
+    const outside = await t.run('memory.search', {
+      sessionId: other.id,
+      query: 'postgres jsonb',
+      sources: ['dialogue'],
+    });
+    expect(outside.results).toEqual([]);
+    const rows = t.engine.db
+      .prepare(
+        `SELECT r.rowid, m.id, m.created_at FROM dialogue_index_rows r JOIN session_messages m ON m.id = r.message_id
+         ORDER BY r.rowid`,
+      )
+      .all() as { rowid: number; id: string; created_at: number }[];
+    expect(rows).toHaveLength(11);
+    // The live message came last, through the trigger: the smallest rowid of all.
+    expect(rows[0]!.id).toBe(added.id);
+    const imported = rows.slice(1);
+    expect(new Set(imported.map((r) => r.rowid)).size).toBe(10);
+    expect(count(t, 'SELECT count(*) FROM session_messages_fts')).toBe(11);
+    expect(count(t, 'SELECT count(*) FROM dialogue_index_deferred')).toBe(0);
+    // Within a conversation, newer messages have smaller rowids, as migration 21 orders them.
+    const trip = t.engine.db
+      .prepare(
+        `SELECT r.rowid FROM dialogue_index_rows r JOIN session_messages m ON m.id = r.message_id
+         JOIN import_conversations c ON c.session_id = m.session_id WHERE c.original_id = 'cg-branchy' ORDER BY m.seq`,
+      )
+      .pluck()
+      .all() as number[];
+    expect(trip).toEqual([...trip].sort((a, b) => b - a));
+  });
+});
+
 describe('import conversations: Claude and JSONL', () => {
   it('imports a Claude export in a folder context, moving a time that goes backwards', async () => {
     const t = res.engine();
@@ -229,7 +278,7 @@ describe('extraction over imported sessions', () => {
     const t = res.engine();
     const file = exportFile('conversations.json', chatgptExportWithNewTurn());
     const r = await t.run('import.conversations', { from: file, projectId: 'billing', waitForExtraction: true });
-    expect(r.extraction).toEqual({ waited: true, sessions: 2, failed: 0, pendingSessions: 0 });
+    expect(r.extraction).toMatchObject({ waited: true, sessions: 2, failed: 0, pendingSessions: 0 });
     const status = await t.run('extraction.status', {});
     expect(status.sessions).toHaveLength(2);
     for (const s of status.sessions) {

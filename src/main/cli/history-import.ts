@@ -8,7 +8,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function extractionLine(e: Report['extraction']): string {
   if (e.waited) {
-    return `  extraction: ${plural(e.sessions, 'session')} done, ${e.failed} failed, ${e.pendingSessions} still owed`;
+    return (
+      `  extraction: ${plural(e.sessions, 'session')} done, ${e.failed} failed, ${e.pendingSessions} still owed ` +
+      `(longest write transaction ${e.longestTxMs} ms)`
+    );
   }
   if (e.pendingSessions === 0) return '  extraction: nothing owed';
   return (

@@ -80,14 +80,15 @@ export function truncateWal(db: Db, waitMs = 200): boolean {
   }
 }
 
-let writeTxObserver: ((ms: number) => void) | null = null;
+const writeTxObservers = new Set<(ms: number) => void>();
 
 /**
- * Benchmarks measure how long the writer is held: `fn` gets the duration of every write
- * transaction in this process (BEGIN to COMMIT or ROLLBACK, lock wait included); null stops it.
+ * How long the writer is held: `fn` gets the duration of every write transaction in this process
+ * (BEGIN to COMMIT or ROLLBACK, lock wait included) until the returned function is called.
  */
-export function observeWriteTransactions(fn: ((ms: number) => void) | null): void {
-  writeTxObserver = fn;
+export function observeWriteTransactions(fn: (ms: number) => void): () => void {
+  writeTxObservers.add(fn);
+  return () => void writeTxObservers.delete(fn);
 }
 
 /**
@@ -95,12 +96,12 @@ export function observeWriteTransactions(fn: ((ms: number) => void) | null): voi
  * fast at BEGIN (after busy_timeout) instead of deadlocking halfway through a read-then-write.
  */
 export function writeTx<T>(db: Db, fn: () => T): T {
-  const observer = writeTxObserver;
-  if (!observer) return db.transaction(fn).immediate();
+  if (writeTxObservers.size === 0) return db.transaction(fn).immediate();
   const started = performance.now();
   try {
     return db.transaction(fn).immediate();
   } finally {
-    observer(performance.now() - started);
+    const ms = performance.now() - started;
+    for (const observe of writeTxObservers) observe(ms);
   }
 }

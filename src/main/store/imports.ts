@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import { lastMessageOf } from './messages';
+import { DIALOGUE_TOP_ROWID } from './migrations/101-import-dialogue-index';
 
 /** Where an imported conversation came from (migration 100). */
 export const IMPORT_SOURCES = ['chatgpt', 'claude', 'jsonl'] as const;
@@ -65,6 +66,21 @@ function statements(db: Db) {
          system_generated, is_summary, compacted, created_at) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)`,
     ),
     touchSession: db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?'),
+    deferIndex: db.prepare('INSERT OR IGNORE INTO dialogue_index_deferred (only_row) VALUES (1)'),
+    resumeIndex: db.prepare('DELETE FROM dialogue_index_deferred'),
+    lowestIndexRow: db.prepare('SELECT MIN(rowid) FROM dialogue_index_rows').pluck(),
+    indexRow: db.prepare('INSERT INTO dialogue_index_rows (rowid, message_id) VALUES (?, ?)'),
+    indexText: db.prepare('INSERT INTO session_messages_fts (rowid, tags, content) VALUES (?, ?, ?)'),
+    // An imported session is top-level: its own id and context are its dialogue tags (migration 21).
+    tags: db
+      .prepare(
+        `SELECT 'o' || hex(id)
+           || CASE WHEN project_id IS NOT NULL THEN ' p' || hex(project_id) ELSE '' END
+           || CASE WHEN workspace IS NOT NULL AND workspace <> '' THEN ' w' || hex(workspace) ELSE '' END
+           || CASE WHEN folder_id IS NOT NULL THEN ' f' || hex(folder_id) ELSE '' END
+         FROM sessions WHERE id = ? AND kind = 'top-level'`,
+      )
+      .pluck(),
     // Counted, not added up: chunks committed before a crash were never counted by a finish.
     finish: db.prepare(
       `UPDATE import_conversations SET content_hash = @hash,
@@ -113,26 +129,48 @@ export function insertImportedConversation(
 }
 
 /**
+ * Indexes messages just appended (oldest first) for dialogue search, as migration 21's trigger
+ * would: the next rowids below the lowest one, the newest message getting the smallest. They are
+ * written in ascending rowid order, after every message insert of the transaction, so FTS5 keeps
+ * them all in one pending batch instead of flushing once per message.
+ */
+function indexForDialogueSearch(db: Db, sessionId: string, added: ImportedMessageInsert[]): void {
+  const s = sql(db);
+  const tags = s.tags.get(sessionId) as string | undefined;
+  if (tags === undefined || added.length === 0) return;
+  const lowest = (s.lowestIndexRow.get() as number | null) ?? DIALOGUE_TOP_ROWID;
+  for (let k = added.length - 1; k >= 0; k--) {
+    const rowid = lowest - 1 - k;
+    s.indexRow.run(rowid, added[k]!.id);
+    s.indexText.run(rowid, tags, added[k]!.content);
+  }
+}
+
+/**
  * Appends the messages whose key the session does not have yet, in order, at the next seqs.
  * created_at is strictly increasing within a session, as appendMessage keeps it: a message
  * older than the one before it gets that one's time plus a millisecond. Returns how many were
- * appended (a key another importer added meanwhile is skipped, never doubled).
+ * appended (a key another importer added meanwhile is skipped, never doubled). Run inside a write
+ * transaction: the dialogue index is written in bulk at its end (migration 101).
  */
 export function appendImportedMessages(db: Db, sessionId: string, messages: ImportedMessageInsert[]): number {
   const s = sql(db);
   const last = lastMessageOf(db, sessionId);
   let seq = last?.seq ?? 0;
   let previous = last?.created_at ?? -Infinity;
-  let added = 0;
+  const added: ImportedMessageInsert[] = [];
+  s.deferIndex.run();
   for (const m of messages) {
     if (s.insertKey.run(sessionId, m.key, m.id).changes === 0) continue;
     const at = Math.max(m.createdAt, previous + 1);
     s.insertMessage.run(m.id, sessionId, ++seq, m.role, m.content, at);
     previous = at;
-    added++;
+    added.push(m);
   }
-  if (added > 0) s.touchSession.run(previous, sessionId);
-  return added;
+  s.resumeIndex.run();
+  indexForDialogueSearch(db, sessionId, added);
+  if (added.length > 0) s.touchSession.run(previous, sessionId);
+  return added.length;
 }
 
 /** The last chunk of a conversation: its new content hash, and extraction owed when it has new messages. */

@@ -64,6 +64,8 @@ const extractionAfterImport = z.object({
   failed: z.number().int(),
   /** Imported sessions extraction still owes (in the background of the app or `serve`). */
   pendingSessions: z.number().int(),
+  /** The longest write transaction of this process while the command waited (ms); 0 when it did not. */
+  longestTxMs: z.number(),
 });
 
 const jobError = z.object({ code: z.string(), message: z.string(), field: z.string().optional() });

@@ -1,5 +1,6 @@
 import type { Engine } from '../../engine';
 import { writeTx } from '../../store/db';
+import { paceCheckpoints, type CheckpointPacer } from '../../store/checkpoint-pacer';
 import {
   clearExtractionPending,
   countPendingExtraction,
@@ -94,6 +95,23 @@ export class ImportExtractionQueue {
     const skipped = new Set<string>();
     const report: ExtractionDrainReport = { sessions: 0, failed: 0, remaining: 0 };
     const halted = () => this.stopped || !!options.signal?.aborted;
+    const pacer = paceCheckpoints(this.engine.db);
+    try {
+      await this.work(skipped, report, halted, pacer, options);
+    } finally {
+      pacer.done();
+    }
+    if (!this.stopped) report.remaining = countPendingExtraction(this.engine.db);
+    return report;
+  }
+
+  private async work(
+    skipped: Set<string>,
+    report: ExtractionDrainReport,
+    halted: () => boolean,
+    pacer: CheckpointPacer,
+    options: { background?: boolean; onProgress?(done: number, total: number): void },
+  ): Promise<void> {
     while (!halted()) {
       const [next] = sessionsPendingExtraction(this.engine.db, 1, skipped);
       if (!next) break;
@@ -102,11 +120,10 @@ export class ImportExtractionQueue {
       if (outcome === 'done') report.sessions++;
       else skipped.add(next);
       if (outcome === 'failed') report.failed++;
+      pacer.step();
       options.onProgress?.(report.sessions, report.sessions + countPendingExtraction(this.engine.db));
       await yieldToEventLoop();
     }
-    report.remaining = countPendingExtraction(this.engine.db);
-    return report;
   }
 
   /** Runs the session's extraction until its cursor has covered every message. */

@@ -19,9 +19,6 @@ export interface JsonArrayStreamOptions {
   chunkBytes?: number;
 }
 
-const OPENERS = new Set<TokenType>([TokenType.LEFT_BRACE, TokenType.LEFT_BRACKET]);
-const CLOSERS = new Set<TokenType>([TokenType.RIGHT_BRACE, TokenType.RIGHT_BRACKET]);
-
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 /**
@@ -82,8 +79,9 @@ class ArrayReader {
         `is larger than ${mb(this.maxElementBytes)}; it cannot be imported`,
       );
     }
-    if (OPENERS.has(t.token)) this.depth++;
-    else if (CLOSERS.has(t.token)) this.closed = --this.depth === 0;
+    const token = t.token;
+    if (token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET) this.depth++;
+    else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) this.closed = --this.depth === 0;
     this.parser.write(t);
   }
 

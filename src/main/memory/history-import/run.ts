@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { writeTx, type Db } from '../../store/db';
+import { paceCheckpoints, type CheckpointPacer } from '../../store/checkpoint-pacer';
 import { invalid } from '../../../shared/errors';
 import { readConversations, resolveImportFiles, type ImportFile, type ImportItem } from './source';
 import { writeConversation, type WriteOutcome, type WriterDeps } from './writer';
@@ -119,7 +120,7 @@ function problem(report: ConversationImportReport, p: ImportProblem): void {
  * stops the import with an error naming the file and the byte offset or line, after the
  * conversations before that point have been imported.
  */
-function timedWriter(deps: ImportDeps, durations: number[]): WriterDeps {
+function timedWriter(deps: ImportDeps, durations: number[], pacer: CheckpointPacer): WriterDeps {
   return {
     db: deps.db,
     now: deps.now,
@@ -130,6 +131,7 @@ function timedWriter(deps: ImportDeps, durations: number[]): WriterDeps {
         return writeTx(deps.db, fn);
       } finally {
         durations.push(performance.now() - t0);
+        pacer.step();
       }
     },
     pause: yieldToEventLoop,
@@ -183,7 +185,8 @@ export async function importConversations(
   }
   const report = emptyReport(files, shown);
   const durations: number[] = [];
-  const writer = timedWriter(deps, durations);
+  const pacer = paceCheckpoints(deps.db);
+  const writer = timedWriter(deps, durations, pacer);
   let bytesBefore = 0;
   try {
     for (const file of files) {
@@ -211,6 +214,8 @@ export async function importConversations(
     }
   } catch (e) {
     throw asCommandError(e, shown);
+  } finally {
+    pacer.done();
   }
   durations.sort((x, y) => x - y);
   report.transactions = durations.length;

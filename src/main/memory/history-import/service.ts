@@ -6,6 +6,7 @@ import type { importJob } from '../../../shared/commands/history-import';
 import { CommandError, isCommandError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
 import { countPendingExtraction } from '../../store/imports';
+import { observeWriteTransactions } from '../../store/db';
 import { ImportExtractionQueue } from './extraction-queue';
 import { importConversations, type ConversationImportOptions, type ConversationImportReport } from './run';
 import type { ImportContext, ImportFormat } from './types';
@@ -214,14 +215,22 @@ export class ConversationImportService {
   ): Promise<NonNullable<ImportJobState['extraction']>> {
     if (!wait || signal.aborted) {
       this.extraction.kick();
-      return { waited: false, sessions: 0, failed: 0, pendingSessions: countPendingExtraction(this.engine.db) };
+      const pendingSessions = countPendingExtraction(this.engine.db);
+      return { waited: false, sessions: 0, failed: 0, pendingSessions, longestTxMs: 0 };
     }
     job.phase = 'extracting';
-    const r = await this.extraction.drain({
-      signal,
-      onProgress: (done, total) =>
-        this.engine.events.emit('progress', { job: 'extraction', unit: 'sessions', done, total }),
-    });
-    return { waited: true, sessions: r.sessions, failed: r.failed, pendingSessions: r.remaining };
+    let longest = 0;
+    const stop = observeWriteTransactions((ms) => void (longest = Math.max(longest, ms)));
+    try {
+      const r = await this.extraction.drain({
+        signal,
+        onProgress: (done, total) =>
+          this.engine.events.emit('progress', { job: 'extraction', unit: 'sessions', done, total }),
+      });
+      const longestTxMs = Math.round(longest * 100) / 100;
+      return { waited: true, sessions: r.sessions, failed: r.failed, pendingSessions: r.remaining, longestTxMs };
+    } finally {
+      stop();
+    }
   }
 }

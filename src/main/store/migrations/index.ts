@@ -13,6 +13,7 @@ import * as integerFactKeys from './050-integer-fact-keys';
 import * as dreamUnfinishedRuns from './051-dream-unfinished-runs';
 import * as turnRecallStatus from './090-turn-recall-status';
 import * as conversationImports from './100-conversation-imports';
+import * as importDialogueIndex from './101-import-dialogue-index';
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   { version: 51, name: 'dream-unfinished-runs', up: dreamUnfinishedRuns.up },
   { version: 90, name: 'turn-recall-status', up: turnRecallStatus.up },
   { version: 100, name: 'conversation-imports', up: conversationImports.up },
+  { version: 101, name: 'import-dialogue-index', up: importDialogueIndex.up },
 ];

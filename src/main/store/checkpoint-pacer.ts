@@ -16,7 +16,7 @@ export interface CheckpointPacer {
 }
 
 /** Write transactions (of the whole process) between two checkpoint steps. */
-export const TRANSACTIONS_PER_CHECKPOINT = 16;
+export const TRANSACTIONS_PER_CHECKPOINT = 32;
 
 const paused = new WeakMap<Db, { pacers: number; previous: number }>();
 

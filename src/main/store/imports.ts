@@ -128,49 +128,68 @@ export function insertImportedConversation(
   sql(db).insertConversation.run(row.sessionId, row.source, row.originalId, row.now, row.now);
 }
 
+interface Appended {
+  sessionId: string;
+  message: ImportedMessageInsert;
+}
+
 /**
- * Indexes messages just appended (oldest first) for dialogue search, as migration 21's trigger
- * would: the next rowids below the lowest one, the newest message getting the smallest. They are
- * written in ascending rowid order, after every message insert of the transaction, so FTS5 keeps
- * them all in one pending batch instead of flushing once per message.
+ * Indexes messages just appended (in the order they were inserted) for dialogue search, as
+ * migration 21's trigger would: the next rowids below the lowest one, the last inserted getting
+ * the smallest. They are written in ascending rowid order, after every message insert of the
+ * transaction, so FTS5 keeps them all in one pending batch instead of flushing once per message.
  */
-function indexForDialogueSearch(db: Db, sessionId: string, added: ImportedMessageInsert[]): void {
+function indexForDialogueSearch(db: Db, appended: Appended[]): void {
   const s = sql(db);
-  const tags = s.tags.get(sessionId) as string | undefined;
-  if (tags === undefined || added.length === 0) return;
-  const lowest = (s.lowestIndexRow.get() as number | null) ?? DIALOGUE_TOP_ROWID;
-  for (let k = added.length - 1; k >= 0; k--) {
-    const rowid = lowest - 1 - k;
-    s.indexRow.run(rowid, added[k]!.id);
-    s.indexText.run(rowid, tags, added[k]!.content);
+  const tags = new Map<string, string | undefined>();
+  const tagsOf = (sessionId: string) => {
+    if (!tags.has(sessionId)) tags.set(sessionId, s.tags.get(sessionId) as string | undefined);
+    return tags.get(sessionId);
+  };
+  let rowid = ((s.lowestIndexRow.get() as number | null) ?? DIALOGUE_TOP_ROWID) - appended.length;
+  for (let k = appended.length - 1; k >= 0; k--, rowid++) {
+    const { sessionId, message } = appended[k]!;
+    const sessionTags = tagsOf(sessionId);
+    if (sessionTags === undefined) continue;
+    s.indexRow.run(rowid, message.id);
+    s.indexText.run(rowid, sessionTags, message.content);
   }
 }
 
 /**
- * Appends the messages whose key the session does not have yet, in order, at the next seqs.
- * created_at is strictly increasing within a session, as appendMessage keeps it: a message
+ * Appends to each session the messages whose key it does not have yet, in order, at the next
+ * seqs. created_at is strictly increasing within a session, as appendMessage keeps it: a message
  * older than the one before it gets that one's time plus a millisecond. Returns how many were
- * appended (a key another importer added meanwhile is skipped, never doubled). Run inside a write
- * transaction: the dialogue index is written in bulk at its end (migration 101).
+ * appended per entry (a key another importer added meanwhile is skipped, never doubled). Run
+ * inside a write transaction: the dialogue index is written in bulk at its end (migration 101).
  */
-export function appendImportedMessages(db: Db, sessionId: string, messages: ImportedMessageInsert[]): number {
+export function appendImportedMessages(
+  db: Db,
+  entries: { sessionId: string; messages: ImportedMessageInsert[] }[],
+): number[] {
   const s = sql(db);
-  const last = lastMessageOf(db, sessionId);
-  let seq = last?.seq ?? 0;
-  let previous = last?.created_at ?? -Infinity;
-  const added: ImportedMessageInsert[] = [];
+  const appended: Appended[] = [];
+  const counts: number[] = [];
   s.deferIndex.run();
-  for (const m of messages) {
-    if (s.insertKey.run(sessionId, m.key, m.id).changes === 0) continue;
-    const at = Math.max(m.createdAt, previous + 1);
-    s.insertMessage.run(m.id, sessionId, ++seq, m.role, m.content, at);
-    previous = at;
-    added.push(m);
+  for (const { sessionId, messages } of entries) {
+    const last = lastMessageOf(db, sessionId);
+    let seq = last?.seq ?? 0;
+    let previous = last?.created_at ?? -Infinity;
+    let added = 0;
+    for (const m of messages) {
+      if (s.insertKey.run(sessionId, m.key, m.id).changes === 0) continue;
+      const at = Math.max(m.createdAt, previous + 1);
+      s.insertMessage.run(m.id, sessionId, ++seq, m.role, m.content, at);
+      previous = at;
+      appended.push({ sessionId, message: m });
+      added++;
+    }
+    if (added > 0) s.touchSession.run(previous, sessionId);
+    counts.push(added);
   }
   s.resumeIndex.run();
-  indexForDialogueSearch(db, sessionId, added);
-  if (added.length > 0) s.touchSession.run(previous, sessionId);
-  return added.length;
+  indexForDialogueSearch(db, appended);
+  return counts;
 }
 
 /** The last chunk of a conversation: its new content hash, and extraction owed when it has new messages. */

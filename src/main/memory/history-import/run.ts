@@ -3,7 +3,7 @@ import { writeTx, type Db } from '../../store/db';
 import { paceCheckpoints, type CheckpointPacer } from '../../store/checkpoint-pacer';
 import { invalid } from '../../../shared/errors';
 import { readConversations, resolveImportFiles, type ImportFile, type ImportItem } from './source';
-import { writeConversation, type WriteOutcome, type WriterDeps } from './writer';
+import { ConversationWriter, planConversation, type WriteOutcome, type WriterDeps } from './writer';
 import { ImportInputError, type ImportContext, type ImportFormat, type ImportSource } from './types';
 
 /** At most this many problems are listed in a report (all are counted). */
@@ -55,7 +55,7 @@ export interface ConversationImportOptions {
   displayName?: string;
   signal?: AbortSignal;
   onProgress?(p: ImportProgress): void;
-  /** After each conversation is committed (crash tests count them). */
+  /** After each conversation with something new is committed (crash tests count them). */
   onConversation?(index: number, outcome: WriteOutcome): void;
   /** Read size for the file (tests cut files into tiny chunks). */
   chunkBytes?: number;
@@ -112,14 +112,6 @@ function problem(report: ConversationImportReport, p: ImportProblem): void {
   if (report.problems.length < PROBLEMS_LISTED) report.problems.push(p);
 }
 
-/**
- * Imports ChatGPT or Claude data exports and JSONL transcripts: streamed one conversation at a
- * time, each written in short transactions (see writeConversation), idempotent per conversation
- * and message. A conversation that cannot be imported is skipped whole and reported with its
- * position; a file that cannot be read as a whole (not JSON, not an export, cut short, too large)
- * stops the import with an error naming the file and the byte offset or line, after the
- * conversations before that point have been imported.
- */
 function timedWriter(deps: ImportDeps, durations: number[], pacer: CheckpointPacer): WriterDeps {
   return {
     db: deps.db,
@@ -138,15 +130,15 @@ function timedWriter(deps: ImportDeps, durations: number[], pacer: CheckpointPac
   };
 }
 
-/** One item of the file: written, or counted as a problem. */
+/** One item of the file: planned and handed to the writer, or counted as a problem. */
 async function importItem(
-  writer: WriterDeps,
+  writer: ConversationWriter,
+  deps: WriterDeps,
   report: ConversationImportReport,
   item: ImportItem,
   file: string,
-  options: ConversationImportOptions,
 ): Promise<void> {
-  const index = report.conversations++;
+  report.conversations++;
   if (!item.ok) return problem(report, { file, ...item });
   const c = item.conversation;
   report.messagesSkipped += c.skippedMessages;
@@ -158,14 +150,15 @@ async function importItem(
       reason: 'has no user or assistant messages with text; nothing to import',
     });
   }
-  const outcome = await writeConversation(writer, c, options.context);
-  count(report, outcome);
-  options.onConversation?.(index, outcome);
+  const plan = planConversation(deps, c);
+  if (plan) return writer.add(plan);
+  report.conversationsUnchanged++;
+  report.messagesAlreadyImported += c.messages.length;
 }
 
 /**
  * Imports ChatGPT or Claude data exports and JSONL transcripts: streamed one conversation at a
- * time, each written in short transactions (see writeConversation), idempotent per conversation
+ * time, written in short transactions (see ConversationWriter), idempotent per conversation
  * and message. A conversation that cannot be imported is skipped whole and reported with its
  * position; a file that cannot be read as a whole (not JSON, not an export, cut short, too large)
  * stops the import with an error naming the file and the byte offset or line, after the
@@ -186,7 +179,12 @@ export async function importConversations(
   const report = emptyReport(files, shown);
   const durations: number[] = [];
   const pacer = paceCheckpoints(deps.db);
-  const writer = timedWriter(deps, durations, pacer);
+  const writerDeps = timedWriter(deps, durations, pacer);
+  let index = 0;
+  const writer = new ConversationWriter(writerDeps, options.context, (_plan, outcome) => {
+    count(report, outcome);
+    options.onConversation?.(index++, outcome);
+  });
   let bytesBefore = 0;
   try {
     for (const file of files) {
@@ -199,7 +197,7 @@ export async function importConversations(
       });
       for await (const item of items) {
         if (options.signal?.aborted) break;
-        await importItem(writer, report, item, shown(file.path), options);
+        await importItem(writer, writerDeps, report, item, shown(file.path));
         options.onProgress?.({
           bytesRead: bytesBefore + fileBytes,
           bytesTotal: report.bytes,
@@ -212,7 +210,10 @@ export async function importConversations(
       if (report.interrupted) break;
       bytesBefore += file.bytes;
     }
+    writer.flush();
   } catch (e) {
+    // What was read whole before a broken part of the file is imported all the same.
+    writer.flush();
     throw asCommandError(e, shown);
   } finally {
     pacer.done();

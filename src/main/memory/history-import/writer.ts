@@ -29,6 +29,7 @@ export interface WriterDeps {
 }
 
 export type WriteOutcome = {
+  /** unchanged: nothing new (then sessionId is the existing session). */
   state: 'created' | 'updated' | 'unchanged';
   sessionId: string;
   added: number;
@@ -128,29 +129,23 @@ function ensureSession(deps: WriterDeps, c: ParsedConversation, chosen: ImportCo
   return id;
 }
 
-/**
- * Imports one parsed conversation: a new session the first time, then only the messages it does
- * not have yet. Chunks are committed one by one with a pause between them; the provenance's
- * content hash is written with the last, so a crash in between leaves a conversation that the
- * next import completes (its messages are keyed, so none is added twice).
- */
-export async function writeConversation(
-  deps: WriterDeps,
-  c: ParsedConversation,
-  chosen: ImportContext,
-): Promise<WriteOutcome> {
+/** What one conversation will write: the messages it does not have yet, timed. */
+export interface ConversationPlan {
+  conversation: ParsedConversation;
+  /** Known from an earlier import (its session id), or null for a new one. */
+  sessionId: string | null;
+  hash: string;
+  fresh: ImportedMessageInsert[];
+  sessionCreatedAt: number;
+  timesAdjusted: number;
+  truncated: number;
+}
+
+/** The plan, or null when the conversation is exactly as it was imported before. */
+export function planConversation(deps: WriterDeps, c: ParsedConversation): ConversationPlan | null {
   const hash = contentHash(c.messages);
   const known = findImportedConversation(deps.db, c.source, c.originalId);
-  if (known && known.contentHash === hash && getSession(deps.db, known.sessionId)) {
-    return {
-      state: 'unchanged',
-      sessionId: known.sessionId,
-      added: 0,
-      alreadyImported: c.messages.length,
-      timesAdjusted: 0,
-      truncated: 0,
-    };
-  }
+  if (known && known.contentHash === hash && getSession(deps.db, known.sessionId)) return null;
   const now = deps.now();
   const { times, adjusted } = timeMessages(c.messages, c.createdAt, now);
   const keys = known ? importedMessageKeys(deps.db, known.sessionId) : new Set<string>();
@@ -165,26 +160,95 @@ export async function writeConversation(
     }
     fresh.push({ id: deps.newId(), key: m.key, role: m.role, content, createdAt: times[i]! });
   });
-  const sessionCreatedAt = Math.min(c.createdAt ?? times[0]!, times[0]!, now);
-  const parts = chunks(fresh);
-  let sessionId = known?.sessionId ?? '';
-  let added = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const last = i === parts.length - 1;
-    added += deps.tx(() => {
-      if (!sessionId) sessionId = ensureSession(deps, c, chosen, sessionCreatedAt);
-      const n = appendImportedMessages(deps.db, sessionId, parts[i]!);
-      if (last) finishImportedConversation(deps.db, { sessionId, contentHash: hash, now: deps.now() });
-      return n;
-    });
-    if (!last) await deps.pause();
-  }
   return {
-    state: !known ? 'created' : added > 0 ? 'updated' : 'unchanged',
-    sessionId,
-    added,
-    alreadyImported: c.messages.length - added,
+    conversation: c,
+    sessionId: known?.sessionId ?? null,
+    hash,
+    fresh,
+    sessionCreatedAt: Math.min(c.createdAt ?? times[0]!, times[0]!, now),
     timesAdjusted: adjusted,
     truncated,
   };
+}
+
+const outcomeOf = (plan: ConversationPlan, sessionId: string, added: number): WriteOutcome => ({
+  state: plan.sessionId === null ? 'created' : added > 0 ? 'updated' : 'unchanged',
+  sessionId,
+  added,
+  alreadyImported: plan.conversation.messages.length - added,
+  timesAdjusted: plan.timesAdjusted,
+  truncated: plan.truncated,
+});
+
+/**
+ * Writes conversations in short transactions. Small conversations are gathered until they hold
+ * MESSAGES_PER_TX messages or CHARS_PER_TX characters and committed together (each whole, never
+ * split); a larger one is committed alone in chunks, with a pause between them, its provenance's
+ * content hash written with the last chunk, so a crash in between leaves a conversation that the
+ * next import completes (its messages are keyed, so none is added twice).
+ */
+export class ConversationWriter {
+  private pending: ConversationPlan[] = [];
+  private pendingMessages = 0;
+  private pendingChars = 0;
+
+  constructor(
+    private readonly deps: WriterDeps,
+    private readonly chosen: ImportContext,
+    private readonly committed: (plan: ConversationPlan, outcome: WriteOutcome) => void,
+  ) {}
+
+  async add(plan: ConversationPlan): Promise<void> {
+    const chars = plan.fresh.reduce((n, m) => n + m.content.length, 0);
+    const fits = (n: number, c: number) => n <= MESSAGES_PER_TX && c <= CHARS_PER_TX;
+    if (!fits(plan.fresh.length, chars)) {
+      this.flush();
+      return this.writeAlone(plan);
+    }
+    if (!fits(this.pendingMessages + plan.fresh.length, this.pendingChars + chars)) this.flush();
+    this.pending.push(plan);
+    this.pendingMessages += plan.fresh.length;
+    this.pendingChars += chars;
+  }
+
+  /** Commits what is gathered, in one transaction. */
+  flush(): void {
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    this.pendingMessages = 0;
+    this.pendingChars = 0;
+    const written = this.deps.tx(() => {
+      const ids = batch.map(
+        (p) => p.sessionId ?? ensureSession(this.deps, p.conversation, this.chosen, p.sessionCreatedAt),
+      );
+      const counts = appendImportedMessages(
+        this.deps.db,
+        batch.map((p, i) => ({ sessionId: ids[i]!, messages: p.fresh })),
+      );
+      const now = this.deps.now();
+      batch.forEach((p, i) =>
+        finishImportedConversation(this.deps.db, { sessionId: ids[i]!, contentHash: p.hash, now }),
+      );
+      return ids.map((id, i) => ({ id, added: counts[i]! }));
+    });
+    batch.forEach((p, i) => this.committed(p, outcomeOf(p, written[i]!.id, written[i]!.added)));
+  }
+
+  private async writeAlone(plan: ConversationPlan): Promise<void> {
+    const parts = chunks(plan.fresh);
+    let sessionId = plan.sessionId ?? '';
+    let added = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const last = i === parts.length - 1;
+      added += this.deps.tx(() => {
+        if (!sessionId) sessionId = ensureSession(this.deps, plan.conversation, this.chosen, plan.sessionCreatedAt);
+        const [n] = appendImportedMessages(this.deps.db, [{ sessionId, messages: parts[i]! }]);
+        if (last) finishImportedConversation(this.deps.db, { sessionId, contentHash: plan.hash, now: this.deps.now() });
+        return n!;
+      });
+      if (!last) await this.deps.pause();
+    }
+    this.committed(plan, outcomeOf(plan, sessionId, added));
+  }
 }

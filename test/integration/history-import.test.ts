@@ -205,6 +205,30 @@ describe('import conversations: Claude and JSONL', () => {
   });
 });
 
+describe('JSONL conversations split across the file', () => {
+  it('go into one session, written in the same transaction or not', async () => {
+    const t = res.engine();
+    const file = path.join(res.home(), 'split.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"conversation":"a","title":"A","role":"user","content":"first","createdAt":1000}',
+        '{"conversation":"b","role":"user","content":"other","createdAt":1500}',
+        '{"conversation":"a","role":"assistant","content":"second","createdAt":2000}',
+      ].join('\n'),
+    );
+    const r = await t.run('import.conversations', { from: file });
+    expect(r).toMatchObject({ conversations: 3, conversationsCreated: 2, conversationsUpdated: 1, messagesAdded: 3 });
+    const a = (await sessionsOf(t)).find((s) => s.title === 'A')!;
+    const { messages } = await t.run('messages.list', { sessionId: a.id });
+    expect(messages.map((m) => [m.seq, m.content])).toEqual([
+      [1, 'first'],
+      [2, 'second'],
+    ]);
+    expect((await t.run('import.conversations', { from: file })).messagesAdded).toBe(0);
+  });
+});
+
 describe('bad input', () => {
   it('names the file and the byte offset, and imports nothing of the conversation it stopped in', async () => {
     const t = res.engine();

@@ -110,9 +110,14 @@ function chunks(messages: ImportedMessageInsert[]): ImportedMessageInsert[][] {
 }
 
 /** Creates the session (once) and its provenance; another process may have done it meanwhile. */
-function ensureSession(deps: WriterDeps, c: ParsedConversation, chosen: ImportContext, createdAt: number): string {
+function ensureSession(
+  deps: WriterDeps,
+  c: ParsedConversation,
+  chosen: ImportContext,
+  createdAt: number,
+): { id: string; created: boolean } {
   const existing = findImportedConversation(deps.db, c.source, c.originalId);
-  if (existing) return existing.sessionId;
+  if (existing) return { id: existing.sessionId, created: false };
   const id = deps.newId();
   const now = deps.now();
   insertSession(deps.db, {
@@ -126,7 +131,7 @@ function ensureSession(deps: WriterDeps, c: ParsedConversation, chosen: ImportCo
     updatedAt: createdAt,
   });
   insertImportedConversation(deps.db, { sessionId: id, source: c.source, originalId: c.originalId, now });
-  return id;
+  return { id, created: true };
 }
 
 /** What one conversation will write: the messages it does not have yet, timed. */
@@ -171,8 +176,8 @@ export function planConversation(deps: WriterDeps, c: ParsedConversation): Conve
   };
 }
 
-const outcomeOf = (plan: ConversationPlan, sessionId: string, added: number): WriteOutcome => ({
-  state: plan.sessionId === null ? 'created' : added > 0 ? 'updated' : 'unchanged',
+const outcomeOf = (plan: ConversationPlan, sessionId: string, added: number, created: boolean): WriteOutcome => ({
+  state: created ? 'created' : added > 0 ? 'updated' : 'unchanged',
   sessionId,
   added,
   alreadyImported: plan.conversation.messages.length - added,
@@ -219,36 +224,43 @@ export class ConversationWriter {
     this.pendingMessages = 0;
     this.pendingChars = 0;
     const written = this.deps.tx(() => {
-      const ids = batch.map(
-        (p) => p.sessionId ?? ensureSession(this.deps, p.conversation, this.chosen, p.sessionCreatedAt),
+      const sessions = batch.map((p) =>
+        p.sessionId
+          ? { id: p.sessionId, created: false }
+          : ensureSession(this.deps, p.conversation, this.chosen, p.sessionCreatedAt),
       );
       const counts = appendImportedMessages(
         this.deps.db,
-        batch.map((p, i) => ({ sessionId: ids[i]!, messages: p.fresh })),
+        batch.map((p, i) => ({ sessionId: sessions[i]!.id, messages: p.fresh })),
       );
       const now = this.deps.now();
       batch.forEach((p, i) =>
-        finishImportedConversation(this.deps.db, { sessionId: ids[i]!, contentHash: p.hash, now }),
+        finishImportedConversation(this.deps.db, { sessionId: sessions[i]!.id, contentHash: p.hash, now }),
       );
-      return ids.map((id, i) => ({ id, added: counts[i]! }));
+      return sessions.map((session, i) => ({ ...session, added: counts[i]! }));
     });
-    batch.forEach((p, i) => this.committed(p, outcomeOf(p, written[i]!.id, written[i]!.added)));
+    batch.forEach((p, i) => this.committed(p, outcomeOf(p, written[i]!.id, written[i]!.added, written[i]!.created)));
   }
 
   private async writeAlone(plan: ConversationPlan): Promise<void> {
     const parts = chunks(plan.fresh);
     let sessionId = plan.sessionId ?? '';
+    let created = false;
     let added = 0;
     for (let i = 0; i < parts.length; i++) {
       const last = i === parts.length - 1;
       added += this.deps.tx(() => {
-        if (!sessionId) sessionId = ensureSession(this.deps, plan.conversation, this.chosen, plan.sessionCreatedAt);
+        if (!sessionId) {
+          const session = ensureSession(this.deps, plan.conversation, this.chosen, plan.sessionCreatedAt);
+          sessionId = session.id;
+          created = session.created;
+        }
         const [n] = appendImportedMessages(this.deps.db, [{ sessionId, messages: parts[i]! }]);
         if (last) finishImportedConversation(this.deps.db, { sessionId, contentHash: plan.hash, now: this.deps.now() });
         return n!;
       });
       if (!last) await this.deps.pause();
     }
-    this.committed(plan, outcomeOf(plan, sessionId, added));
+    this.committed(plan, outcomeOf(plan, sessionId, added, created));
   }
 }

@@ -2,7 +2,14 @@ import { closeSync, existsSync, openSync, ftruncateSync, writeFileSync } from 'n
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
-import { chatgptExport, chatgptExportWithNewTurn, claudeExport, writeJson } from '../fixtures/history-exports';
+import {
+  chatgptExport,
+  chatgptExportWithNewTurn,
+  claudeExport,
+  writeChatGptExport,
+  writeJson,
+} from '../fixtures/history-exports';
+import type { JobProgress } from '../../src/main/events';
 
 const res = testResources();
 afterEach(() => res.release());
@@ -202,6 +209,25 @@ describe('import conversations: Claude and JSONL', () => {
       ['Planning the Lisbon trip', null, 'personal', null],
     ]);
     expect((await t.run('import.conversations', { from: sample })).messagesAdded).toBe(0);
+  });
+});
+
+describe('progress', () => {
+  it('is reported in MB read, growing to the whole file', async () => {
+    const t = res.engine();
+    const file = path.join(res.home(), 'conversations.json');
+    await writeChatGptExport(file, { conversations: 150, messagesPer: 30 });
+    const seen: JobProgress[] = [];
+    t.engine.events.on('progress', (p) => seen.push(p));
+    await t.run('import.conversations', { from: file });
+    const mine = seen.filter((p) => p.job === 'conversation import');
+    expect(mine.length).toBeGreaterThan(1);
+    mine.forEach((p, i) => {
+      expect(p.unit).toBe('MB');
+      if (i > 0) expect(p.done).toBeGreaterThan(mine[i - 1]!.done);
+    });
+    expect(mine.at(-1)!.done).toBe(mine.at(-1)!.total);
+    expect(mine.at(-1)!.total).toBeGreaterThan(1);
   });
 });
 

@@ -159,6 +159,7 @@ export class ConversationImportService {
   private async execute(job: ImportJobState, signal: AbortSignal, request: ImportRequest): Promise<ImportResult> {
     try {
       const workspace = request.workspace ? normalizeWorkspacePath(request.workspace) : null;
+      let lastShown = -1;
       const report = await importConversations(
         {
           db: this.engine.db,
@@ -179,10 +180,13 @@ export class ConversationImportService {
           signal,
           onProgress: (p) => {
             Object.assign(job, p);
+            const done = tenthsOfMb(p.bytesRead);
+            if (done === lastShown) return;
+            lastShown = done;
             this.engine.events.emit('progress', {
               job: PROGRESS_JOB,
               unit: 'MB',
-              done: tenthsOfMb(p.bytesRead),
+              done,
               total: tenthsOfMb(p.bytesTotal),
             });
           },

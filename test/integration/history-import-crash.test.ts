@@ -6,7 +6,7 @@ import { writeChatGptExport } from '../fixtures/history-exports';
 
 const CHILD = path.resolve(__dirname, '../fixtures/history-import-child.ts');
 const CONVERSATIONS = 24;
-const MESSAGES = 450; // five write transactions per conversation
+const MESSAGES = 450; // eight write transactions per conversation
 
 const homes: { cleanup(): void }[] = [];
 afterAll(() => homes.forEach((h) => h.cleanup()));

@@ -15,8 +15,8 @@ import type { ImportContext, ParsedConversation, ParsedMessage } from './types';
 export const MAX_MESSAGE_CHARS = 1_000_000;
 const TRUNCATED = '\n[cut at 1,000,000 characters by the import]';
 /** One write transaction holds at most this many messages or characters, so no live turn waits long. */
-export const MESSAGES_PER_TX = 100;
-export const CHARS_PER_TX = 1_000_000;
+export const MESSAGES_PER_TX = 64;
+export const CHARS_PER_TX = 512_000;
 
 export interface WriterDeps {
   db: Db;

@@ -1,7 +1,7 @@
 import { existsSync, openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { invalid } from '../../../shared/errors';
+import { CommandError, invalid } from '../../../shared/errors';
 import { isChatGptConversation, parseChatGptConversation } from './chatgpt';
 import { isClaudeConversation, parseClaudeConversation } from './claude';
 import { ConversationRejected } from './convert';
@@ -43,7 +43,7 @@ function checkedFile(file: string, maxFileBytes: number): ImportFile {
 export function resolveImportFiles(from: string, maxFileBytes: number): ImportFile[] {
   const home = from === '~' || from.startsWith('~/') || from.startsWith('~\\');
   const target = path.resolve(home ? path.join(os.homedir(), from.slice(1)) : from);
-  if (!existsSync(target)) throw invalid('from', `no such file or folder: ${target}`);
+  if (!existsSync(target)) throw new CommandError('not_found', `from: no such file or folder: ${target}`, 'from');
   if (!statSync(target).isDirectory()) return [checkedFile(target, maxFileBytes)];
   const exported = path.join(target, 'conversations.json');
   if (existsSync(exported)) return [checkedFile(exported, maxFileBytes)];

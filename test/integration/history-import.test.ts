@@ -10,6 +10,7 @@ import {
   writeJson,
 } from '../fixtures/history-exports';
 import type { JobProgress } from '../../src/main/events';
+import { AGENT_TOOLS } from '../../src/main/api/mcp';
 
 const res = testResources();
 afterEach(() => res.release());
@@ -209,6 +210,12 @@ describe('import conversations: Claude and JSONL', () => {
       ['Planning the Lisbon trip', null, 'personal', null],
     ]);
     expect((await t.run('import.conversations', { from: sample })).messagesAdded).toBe(0);
+  });
+});
+
+describe('who may import', () => {
+  it('is not an agent tool: reading a file path is the owner’s act', () => {
+    expect(AGENT_TOOLS.filter((t) => t.command.startsWith('import.'))).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
@@ -210,6 +210,20 @@ describe('import conversations: Claude and JSONL', () => {
       ['Planning the Lisbon trip', null, 'personal', null],
     ]);
     expect((await t.run('import.conversations', { from: sample })).messagesAdded).toBe(0);
+  });
+});
+
+describe('uploads left behind', () => {
+  it('are removed when an engine opens, unless their process still runs', () => {
+    const home = res.home();
+    mkdirSync(path.join(home, 'tmp'));
+    const dead = path.join(home, 'tmp', 'upload-4194303-0123abcd.upload');
+    const mine = path.join(home, 'tmp', `upload-${process.pid}-0123abcd.upload`);
+    writeFileSync(dead, '[]');
+    writeFileSync(mine, '[]');
+    res.engine({ home });
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(mine)).toBe(true);
   });
 });
 

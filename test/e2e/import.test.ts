@@ -103,6 +103,42 @@ describe('Import history in the window', () => {
     expect(await page.locator('[data-testid="import-summary"]').innerText()).toContain('12000 messages added');
   }, 150_000);
 
+  it('on the desktop, takes the path from the native dialog and imports it through the contract', async () => {
+    // The renderer as the Electron shell runs it: a preload bridge instead of HTTP. This stand-in
+    // forwards calls to serve and answers the dialog with a path, as main would.
+    const desktop = await browser.context.newPage();
+    const token = served.browserUrl.split('#token=')[1]!;
+    const jsonl = path.resolve(__dirname, '../../resources/import-samples/conversations.jsonl');
+    await desktop.addInitScript(
+      ({ token, picked }) => {
+        const call = async (name: string, input: unknown) => {
+          const r = await fetch(`/api/commands/${name}`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(input ?? {}),
+          });
+          const body = await r.json();
+          return r.ok ? { ok: true, value: body } : { ok: false, error: body.error };
+        };
+        Object.defineProperty(window, 'evoflux', {
+          value: Object.freeze({ call, pickImportFile: async () => picked }),
+        });
+      },
+      { token, picked: jsonl },
+    );
+    await desktop.goto(`${served.url}/#/import`);
+    expect(await desktop.locator('[data-testid="transport"]').innerText()).toContain('IPC');
+    expect(await desktop.locator('[data-testid="import-file"]').count()).toBe(0);
+    await desktop.click('[data-testid="import-pick"]');
+    await desktop.getByText(jsonl).waitFor();
+    await desktop.click('[data-testid="import-submit"]');
+    const summary = desktop.locator('[data-testid="import-summary"]');
+    await summary.waitFor();
+    expect(await summary.innerText()).toContain('2 new conversations');
+    await screenshot(desktop, 'import-04-desktop');
+    await desktop.close();
+  });
+
   it('names the file and the position when the file is not an export', async () => {
     await importFile(notes);
     const error = page.locator('[data-testid="import-error"]');

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { performance } from 'node:perf_hooks';
 import { migrate } from './migrate';
 
 export type Db = Database.Database;
@@ -82,10 +83,28 @@ export function truncateWal(db: Db, waitMs = 200): boolean {
   }
 }
 
+const writeTxObservers = new Set<(ms: number) => void>();
+
+/**
+ * How long the writer is held: `fn` gets the duration of every write transaction in this process
+ * (BEGIN to COMMIT or ROLLBACK, lock wait included) until the returned function is called.
+ */
+export function observeWriteTransactions(fn: (ms: number) => void): () => void {
+  writeTxObservers.add(fn);
+  return () => void writeTxObservers.delete(fn);
+}
+
 /**
  * Runs `fn` inside BEGIN IMMEDIATE so the write lock is taken up front: a busy database fails
  * fast at BEGIN (after busy_timeout) instead of deadlocking halfway through a read-then-write.
  */
 export function writeTx<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  if (writeTxObservers.size === 0) return db.transaction(fn).immediate();
+  const started = performance.now();
+  try {
+    return db.transaction(fn).immediate();
+  } finally {
+    const ms = performance.now() - started;
+    for (const observe of writeTxObservers) observe(ms);
+  }
 }

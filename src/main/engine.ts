@@ -13,6 +13,7 @@ import { seedWiki } from './wiki/seed';
 import { DreamService } from './dream/service';
 import { ForgetFollowUps } from './memory/forget-follow-ups';
 import { startBlockUpgrade } from './memory/recall/block-upgrade';
+import { ConversationImportService } from './memory/history-import/service';
 
 export interface EngineOptions {
   home: string;
@@ -41,6 +42,8 @@ export interface Engine {
   extraction: ExtractionService;
   /** The one-time import of legacy extraction notes (also run by hand). */
   legacyImport: LegacyImportService;
+  /** ChatGPT / Claude exports and JSONL transcripts, and extraction over what they brought. */
+  historyImport: ConversationImportService;
   /** Worker threads with read-only connections: recall and memory_search run there. */
   readLane: ReadLane;
   /** The Markdown wiki at paths.wiki: validated paths, atomic writes, the cross-process write lock. */
@@ -107,6 +110,8 @@ export function openEngine(options: EngineOptions): Engine {
   // After Dream (closes before it) and before index maintenance, whose final scrub waits for it.
   engine.forgetFollowUps = new ForgetFollowUps(engine).start();
   startBlockUpgrade(engine);
+  // Before extraction, so its closer runs after extraction's drain has cancelled what is in flight.
+  engine.historyImport = new ConversationImportService(engine).start();
   engine.extraction = new ExtractionService(engine).start();
   engine.legacyImport = new LegacyImportService(engine).start({
     auto: settings.extraction.legacyImportOnStartup,

@@ -6,10 +6,10 @@ import { openEngine, type Engine } from './engine';
 import { resolveHome } from './home';
 import { setDefaultNativeBinding } from './store/db';
 import { setProcessKind } from './log';
-import { handleIpcCall } from './api/ipc';
+import { handleIpcCall, isOwnPage } from './api/ipc';
 import { startLongLivedServices } from './api/long-lived';
 import { RENDERER_CSP_HEADER } from './api/csp';
-import { IPC_CHANGED_CHANNEL, IPC_CHANNEL } from '../preload/api';
+import { IPC_CHANGED_CHANNEL, IPC_CHANNEL, IPC_PICK_IMPORT_FILE } from '../preload/api';
 import { changeFeedFor } from './api/change-feed';
 
 /**
@@ -110,6 +110,26 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/**
+ * Import history: reading an arbitrary file is the owner's act, so the window does not type a
+ * path; main shows the native dialog and answers the path the person chose (or null).
+ */
+async function pickImportFile(event: Electron.IpcMainInvokeEvent): Promise<string | null> {
+  if (closing || !isOwnPage(event.senderFrame?.url, pageUrl)) return null;
+  const options: Electron.OpenDialogOptions = {
+    title: 'Import history',
+    buttonLabel: 'Import',
+    properties: ['openFile'],
+    filters: [
+      { name: 'ChatGPT or Claude export, JSONL transcript', extensions: ['json', 'jsonl', 'ndjson'] },
+      { name: 'All files', extensions: ['*'] },
+    ],
+  };
+  const win = BrowserWindow.fromWebContents(event.sender);
+  const picked = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+  return picked.canceled ? null : (picked.filePaths[0] ?? null);
+}
+
 let engine: Engine | null = null;
 let stopServices: (() => Promise<void>) | null = null;
 let closing = false;
@@ -134,6 +154,7 @@ async function start(): Promise<void> {
       ? { ok: false, error: { code: 'unavailable', message: 'EvoFlux Memory is shutting down' } }
       : handleIpcCall(opened, event.senderFrame?.url, pageUrl, name, input),
   );
+  ipcMain.handle(IPC_PICK_IMPORT_FILE, pickImportFile);
   stopServices = startLongLivedServices(opened);
   lockDownSessions();
   createWindow();

@@ -87,6 +87,16 @@ const logFields = {
     .default(DEFAULT_LOG_MAX_BYTES),
 };
 
+/** 1 GiB: far above a heavy user's ChatGPT or Claude conversations.json, far below what would hurt. */
+export const DEFAULT_IMPORT_MAX_FILE_BYTES = 1024 * 1024 * 1024;
+
+const importFields = {
+  /** Largest conversation export `import conversations` reads or the HTTP door accepts as an upload. */
+  maxFileBytes: z.number().int().min(1024).default(DEFAULT_IMPORT_MAX_FILE_BYTES),
+  /** Long-running processes extract over imported sessions in the background (extraction.enabled too). */
+  extractInBackground: z.boolean().default(true),
+};
+
 /** The memory switch for automatic recall: off, turns and memory.recall inject no facts. */
 const recallFields = { enabled: z.boolean().default(true) };
 
@@ -96,6 +106,7 @@ const SECTIONS = {
   llm: llmFields,
   dream: dreamFields,
   log: logFields,
+  import: importFields,
 };
 
 export const settingsSchema = z.object({
@@ -104,6 +115,7 @@ export const settingsSchema = z.object({
   llm: z.object(llmFields).prefault({}),
   dream: z.object(dreamFields).prefault({}),
   log: z.object(logFields).prefault({}),
+  import: z.object(importFields).prefault({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -11,6 +11,8 @@ export interface ChangeNotice {
   at: number;
   sources: string[];
 }
+/** Asks main for a native "open file" dialog (Import history); answers the chosen path or null. */
+export const IPC_PICK_IMPORT_FILE = 'evoflux:pick-import-file';
 
 export interface WireError {
   code: ErrorCode;
@@ -26,4 +28,6 @@ export interface EvofluxBridge {
   call<N extends CommandName>(name: N, input: InputOf<Contract[N]>): Promise<IpcResult<OutputOf<Contract[N]>>>;
   /** Calls `listener` whenever the data home changes; returns the unsubscribe function. */
   onChanged?(listener: (notice: ChangeNotice) => void): () => void;
+  /** The desktop app's native file dialog for Import history: the chosen file's path, or null. */
+  pickImportFile?(): Promise<string | null>;
 }

@@ -10,6 +10,7 @@ import { systemCommands } from './commands/system';
 import { citationCommands } from './commands/citations';
 import { settingsCommands } from './commands/settings';
 import { statsCommands } from './commands/stats';
+import { historyImportCommands } from './commands/history-import';
 import type { CommandSpec } from './commands/define';
 
 export type { CommandSpec, InputOf, OutputOf, ParsedInputOf } from './commands/define';
@@ -32,6 +33,7 @@ export const contract = {
   ...citationCommands,
   ...settingsCommands,
   ...statsCommands,
+  ...historyImportCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export type Contract = typeof contract;

@@ -31,6 +31,7 @@ const rec = vi.hoisted(() => {
   class BrowserWindow {
     static all: BrowserWindow[] = [];
     static getAllWindows = () => BrowserWindow.all;
+    static fromWebContents = () => BrowserWindow.all[0] ?? null;
     record: { options: any; loaded: string[]; once: Map<string, Handler> };
     webContents = { send: (channel: string, payload: unknown) => void state.sent.push({ channel, payload }) };
     on() {}
@@ -76,7 +77,10 @@ const rec = vi.hoisted(() => {
       },
     },
     nativeTheme: { shouldUseDarkColors: false },
-    dialog: { showErrorBox: (title: string, body: string) => void state.errors.push(`${title}: ${body}`) },
+    dialog: {
+      showErrorBox: (title: string, body: string) => void state.errors.push(`${title}: ${body}`),
+      showOpenDialog: vi.fn(async () => ({ canceled: false, filePaths: ['/home/me/Downloads/conversations.json'] })),
+    },
     shell: { openExternal: vi.fn(async () => {}) },
   };
   return { state, electron };
@@ -130,7 +134,7 @@ describe('Electron shell (src/main/index.ts)', () => {
   });
 
   it('has one IPC channel that runs contract commands for our page only', async () => {
-    expect([...rec.state.ipc.keys()]).toEqual(['evoflux:call']);
+    expect([...rec.state.ipc.keys()]).toEqual(['evoflux:call', 'evoflux:pick-import-file']);
     const handle = rec.state.ipc.get('evoflux:call')!;
     const ours = { senderFrame: { url: `${pageUrl}#/facts` } };
     const created = await handle(ours, 'sessions.create', { title: 'from the window' });
@@ -149,6 +153,22 @@ describe('Electron shell (src/main/index.ts)', () => {
     await handle({ senderFrame: { url: pageUrl } }, 'sessions.create', { title: 'a write' });
     await vi.waitFor(() => expect(rec.state.sent.length).toBeGreaterThan(before), { timeout: 5_000 });
     expect(rec.state.sent.at(-1)).toMatchObject({ channel: 'evoflux:changed', payload: { sources: ['db'] } });
+  });
+
+  it('opens the native file dialog for Import history, for our page only', async () => {
+    const pick = rec.state.ipc.get('evoflux:pick-import-file')!;
+    const showOpenDialog = rec.electron.dialog.showOpenDialog;
+    expect(await pick({ senderFrame: { url: pageUrl }, sender: {} })).toBe('/home/me/Downloads/conversations.json');
+    expect(showOpenDialog).toHaveBeenCalledTimes(1);
+    const [parent, options] = showOpenDialog.mock.calls[0] as unknown as [unknown, any];
+    expect(parent).toBe(rec.electron.BrowserWindow.all[0]);
+    expect(options).toMatchObject({ properties: ['openFile'] });
+    expect(options.filters[0].extensions).toEqual(['json', 'jsonl', 'ndjson']);
+    showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: [] });
+    expect(await pick({ senderFrame: { url: pageUrl }, sender: {} })).toBeNull();
+    // Another page gets no dialog at all.
+    expect(await pick({ senderFrame: { url: 'https://evil.example/' }, sender: {} })).toBeNull();
+    expect(showOpenDialog).toHaveBeenCalledTimes(2);
   });
 
   it('denies new windows and navigation away from the page', async () => {

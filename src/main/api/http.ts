@@ -13,6 +13,7 @@ import { streamChanges } from './events-stream';
 import { decodePath, DEFAULT_HTTP_LIMITS, HttpStatusError, readBody, type HttpLimits } from './http-limits';
 
 import { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
+import { receiveImportUpload, UPLOAD_PATH } from './import-upload';
 
 export { DEFAULT_HTTP_PORT, HTTP_HOST } from './http-address';
 const COMMAND_PREFIX = '/api/commands/';
@@ -192,6 +193,17 @@ function handleEvents(door: DoorContext, req: IncomingMessage, res: ServerRespon
   streamChanges(door.engine, req, res, SECURITY_HEADERS);
 }
 
+/** The browser window's "Import history": the export as the body, the import runs in the background. */
+async function handleUpload(
+  door: DoorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): Promise<void> {
+  if (!authorized(door, req, res)) return;
+  sendJson(res, 202, await receiveImportUpload(door.engine, req, query));
+}
+
 function serveStatic(door: DoorContext, req: IncomingMessage, res: ServerResponse, pathname: string): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return sendError(res, new CommandError('not_found', `no route: ${req.method} ${pathname}`, 'path'));
@@ -236,6 +248,7 @@ async function route(door: DoorContext, req: IncomingMessage, res: ServerRespons
   }
   if (url.pathname === HEALTH_PATH) return handleHealth(door, req, res);
   if (url.pathname === EVENTS_PATH) return handleEvents(door, req, res);
+  if (url.pathname === UPLOAD_PATH) return handleUpload(door, req, res, url.searchParams);
   if (url.pathname.startsWith('/api/')) {
     return sendError(res, new CommandError('not_found', `no route: ${url.pathname}`, 'path'));
   }

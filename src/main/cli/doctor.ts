@@ -24,7 +24,8 @@ export function doctorText(r: DoctorReport): string {
     `sqlite:     ${r.nativeBinding.sqliteVersion} (${r.nativeBinding.path ?? 'better-sqlite3 from node_modules'})`,
     `locks:      ${r.locks.length ? r.locks.map(lockLine).join('; ') : '(none yet)'}`,
     `pending:    extraction ${p.extraction.processing} running, ${p.extraction.failed} failed; ${legacy}; ` +
-      `${p.indexMaintenance.factIndexPurges} index purge(s)`,
+      `${p.indexMaintenance.factIndexPurges} index purge(s); ` +
+      `${p.historyImport.extractionOwed} imported session(s) owed extraction`,
     `settings:   ${r.settings.problems.length ? `${r.settings.problems.length} problem(s) in ${r.settings.file}` : 'ok'}`,
     ...r.settings.problems.map((s) => `  - ${s.key}: ${s.reason}`),
     `log:        ${r.log.file} (${mb(r.log.bytes)})`,

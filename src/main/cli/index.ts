@@ -9,6 +9,7 @@ import { recallViews } from './recall';
 import { wikiViews } from './wiki';
 import { dreamViews } from './dream';
 import { doctorViews } from './doctor';
+import { historyImportViews } from './history-import';
 
 /** How each contract command's output reads for a person; each area keeps its own. */
 export const views: CliViews = {
@@ -19,6 +20,7 @@ export const views: CliViews = {
   ...wikiViews,
   ...dreamViews,
   ...doctorViews,
+  ...historyImportViews,
 };
 
 /** CLI commands that are not one contract command. */

@@ -21,8 +21,13 @@ const describeWithCounts = (s: OutputOf<Contract['sessions.get']>) =>
   [
     describeSession(s),
     `  messages:  ${s.messageCount}   facts with evidence: ${s.factCount}`,
+    s.importedFrom
+      ? `  imported:  ${s.importedFrom.source} conversation ${s.importedFrom.conversationId}, ${fmtTime(s.importedFrom.importedAt)}`
+      : '',
     ...s.children.map((c) => `  child:     ${c.id} (${c.kind})`),
-  ].join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 
 const transcriptLine = (m: MessageRecord) => {
   const tags = [

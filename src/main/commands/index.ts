@@ -14,6 +14,7 @@ import { systemHandlers } from './system';
 import { citationHandlers } from './citations';
 import { settingsHandlers } from './settings';
 import { statsHandlers } from './stats';
+import { historyImportHandlers } from './history-import';
 
 /** One handler per contract command; the type makes a missing one a compile error. */
 export const handlers: Handlers<Contract> = {
@@ -29,4 +30,5 @@ export const handlers: Handlers<Contract> = {
   ...citationHandlers,
   ...settingsHandlers,
   ...statsHandlers,
+  ...historyImportHandlers,
 };

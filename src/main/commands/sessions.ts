@@ -6,6 +6,7 @@ import { appendMessage, lastMessageOf, listMessages } from '../store/messages';
 import { decodeCursor } from '../store/fact-queries';
 import { forgetSession } from '../memory/forget';
 import { forgetWikiReport } from './forget-wiki';
+import { importProvenance } from '../store/imports';
 import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { CommandError, invalid, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
@@ -100,7 +101,11 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
         id: string;
       }[]
     ).map((r) => getSession(engine.db, r.id)!);
-    return { ...session, messageCount: countMessages(engine, sessionId), factCount, children };
+    const imported = importProvenance(engine.db, sessionId);
+    const importedFrom = imported
+      ? { source: imported.source, conversationId: imported.originalId, importedAt: imported.importedAt }
+      : null;
+    return { ...session, messageCount: countMessages(engine, sessionId), factCount, children, importedFrom };
   },
 
   'sessions.delete': async (engine, { sessionId, dryRun }) => {

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { performance } from 'node:perf_hooks';
 import { migrate } from './migrate';
 
 export type Db = Database.Database;
@@ -33,24 +34,36 @@ function applyPragmas(db: Db): void {
 
 const STATEMENT_CACHE_SIZE = 512;
 
+/** Statement methods that change how it returns rows, for everyone holding it. */
+const MODES = ['pluck', 'raw', 'expand', 'safeIntegers'] as const;
+
 /**
  * Makes `db.prepare` return the connection's cached statement for SQL it has prepared before:
  * compiling a statement costs ~0.01-0.1 ms, more than running most of the ones a request needs,
- * and every request runs the same few dozen shapes. Least recently used statements beyond 512
- * are dropped (SQL built with variable parts, such as IN lists, never fills the cache). A cached
- * statement is shared by every caller of the same SQL, so no code may change a statement's mode
- * (pluck, raw, expand, safeIntegers): read the column from the row instead.
+ * and every request runs the same few dozen shapes. The least recently used statements beyond
+ * 512 are dropped. A cached statement is shared by every caller of the same SQL, so asking one
+ * for a mode (`.pluck()`, `.raw()`...) hands that caller its own freshly compiled statement in
+ * that mode instead of changing the shared one (modes are only ever set by chaining).
  */
 function cacheStatements(db: Db): void {
   const compile = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
+  const shared = (sql: string): Database.Statement => {
+    const statement = compile(sql);
+    const own = statement as unknown as Record<string, unknown>;
+    for (const mode of MODES) {
+      own[mode] = (...args: unknown[]) =>
+        (compile(sql) as unknown as Record<string, (...a: unknown[]) => unknown>)[mode]!(...args);
+    }
+    return statement;
+  };
   db.prepare = ((sql: string) => {
     let statement = cache.get(sql);
     if (statement) {
       // Re-inserting keeps the map in least-recently-used order.
       cache.delete(sql);
     } else {
-      statement = compile(sql);
+      statement = shared(sql);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
     cache.set(sql, statement);
@@ -63,6 +76,9 @@ export function openWriter(file: string, options: OpenDatabaseOptions = {}): Db 
   const db = new Database(file, { nativeBinding: options.nativeBinding ?? defaultNativeBinding });
   cacheStatements(db);
   try {
+    // Before anything that locks: a second process opening a new home at the same moment waits
+    // for the first (switching a new file to WAL takes a lock) instead of failing at once.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     applyPragmas(db);
     // Checkpoint every ~40 MB of WAL instead of every 4 MB: hot index pages rewritten by many
@@ -108,10 +124,28 @@ export function truncateWal(db: Db, waitMs = 200): boolean {
   }
 }
 
+const writeTxObservers = new Set<(ms: number) => void>();
+
+/**
+ * How long the writer is held: `fn` gets the duration of every write transaction in this process
+ * (BEGIN to COMMIT or ROLLBACK, lock wait included) until the returned function is called.
+ */
+export function observeWriteTransactions(fn: (ms: number) => void): () => void {
+  writeTxObservers.add(fn);
+  return () => void writeTxObservers.delete(fn);
+}
+
 /**
  * Runs `fn` inside BEGIN IMMEDIATE so the write lock is taken up front: a busy database fails
  * fast at BEGIN (after busy_timeout) instead of deadlocking halfway through a read-then-write.
  */
 export function writeTx<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  if (writeTxObservers.size === 0) return db.transaction(fn).immediate();
+  const started = performance.now();
+  try {
+    return db.transaction(fn).immediate();
+  } finally {
+    const ms = performance.now() - started;
+    for (const observe of writeTxObservers) observe(ms);
+  }
 }

@@ -36,22 +36,24 @@ export function migrate(db: Database.Database, list: Migration[] = migrations): 
     );
   }
   const ran: number[] = [];
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
+    // Two processes opening a new home at once both find the migration pending; the second one
+    // to get the write lock finds it applied and skips it.
     const done = db
       .transaction(() => {
-        // Another process opening the same home may have applied it since the list was read.
-        if (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) return true;
+        if (isApplied.get(m.version)) return false;
         db.exec(m.up);
         db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
           m.version,
           m.name,
           Date.now(),
         );
-        return false;
+        return true;
       })
       .immediate();
-    if (!done) ran.push(m.version);
+    if (done) ran.push(m.version);
   }
   return ran;
 }

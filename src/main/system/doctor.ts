@@ -9,6 +9,7 @@ import { migrations } from '../store/migrations';
 import { schemaVersion } from '../store/migrate';
 import { pendingPurges } from '../memory/recall/index-maintenance';
 import { legacyImportPending } from '../memory/legacy-import';
+import { countPendingExtraction } from '../store/imports';
 import { FileLock } from '../wiki/file-lock';
 import { loadSettings } from '../settings';
 import { processKind } from '../log';
@@ -112,6 +113,7 @@ export async function runDoctor(engine: Engine): Promise<DoctorReport> {
       sessionsImported: (db.prepare('SELECT count(*) AS n FROM legacy_import_sessions').get() as { n: number }).n,
     },
     indexMaintenance: { factIndexPurges: pendingPurges(db) },
+    historyImport: { extractionOwed: countPendingExtraction(db) },
   };
   // Recorded for whoever looks at the log later (the caller shows them now, so not on stderr).
   if (problems.length) engine.log.info(`doctor: broken: ${problems.join('; ')}`);

@@ -9,6 +9,7 @@ import { WikiView } from './views/WikiView';
 import { ExtractionView } from './views/ExtractionView';
 import { DreamView } from './views/DreamView';
 import { SettingsView } from './views/SettingsView';
+import { ImportView } from './views/ImportView';
 import { TokenGate } from './components/TokenGate';
 import { AnnouncerProvider, VIEW_CHANGED } from './components/Announcer';
 import { useTheme, THEMES, type ThemeChoice } from './theme';
@@ -23,6 +24,7 @@ const LABELS: Record<View, string> = {
   extraction: 'Extraction',
   dream: 'Dream',
   settings: 'Settings',
+  import: 'Import history',
 };
 
 const THEME_LABEL: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
@@ -36,11 +38,11 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
-/** Alt+1…8 switch views; "/" jumps to the current view's search box. */
+/** Alt+1…9 switch views; "/" jumps to the current view's search box. */
 function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.altKey && /^[1-8]$/.test(e.key)) {
+      if (e.altKey && /^[1-9]$/.test(e.key)) {
         e.preventDefault();
         navigate(buildHash(VIEWS[Number(e.key) - 1]!));
       } else if (e.key === '/' && !isTyping(e.target) && !e.ctrlKey && !e.metaKey) {
@@ -129,6 +131,7 @@ function Shell() {
         {route.view === 'extraction' ? <ExtractionView /> : null}
         {route.view === 'dream' ? <DreamView /> : null}
         {route.view === 'settings' ? <SettingsView route={route} /> : null}
+        {route.view === 'import' ? <ImportView /> : null}
       </main>
     </div>
   );

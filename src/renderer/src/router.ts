@@ -1,6 +1,16 @@
 import { useEffect, useState } from 'react';
 
-export const VIEWS = ['overview', 'search', 'facts', 'sessions', 'wiki', 'extraction', 'dream', 'settings'] as const;
+export const VIEWS = [
+  'overview',
+  'search',
+  'facts',
+  'sessions',
+  'wiki',
+  'extraction',
+  'dream',
+  'import',
+  'settings',
+] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {

@@ -73,6 +73,14 @@ export const sessionCommands = {
       messageCount: z.number().int(),
       factCount: z.number().int(),
       children: z.array(sessionRecord),
+      /** Set on a session `import conversations` created: where the conversation came from. */
+      importedFrom: z
+        .object({
+          source: z.enum(['chatgpt', 'claude', 'jsonl']),
+          conversationId: z.string(),
+          importedAt: z.number().int(),
+        })
+        .nullable(),
     }),
   }),
   'sessions.delete': defineCommand({

@@ -35,6 +35,8 @@ export const doctorReport = z.object({
     extraction: z.object({ processing: count, failed: count }),
     legacyImport: z.object({ pending: z.boolean(), sessionsImported: count }),
     indexMaintenance: z.object({ factIndexPurges: count }),
+    /** Imported conversations (import conversations) extraction has not worked through yet. */
+    historyImport: z.object({ extractionOwed: count }),
   }),
   settings: z.object({ file: z.string(), problems: z.array(settingsProblem) }),
   log: z.object({ file: z.string(), bytes: count }),
@@ -43,7 +45,7 @@ export const doctorReport = z.object({
 export const systemCommands = {
   'system.doctor': defineCommand({
     description:
-      'Health check of this data home: version, schema, database and WAL size, a read-lane round trip, the SQLite binding in use, lock holders, pending background work (extraction, legacy import, index maintenance) and settings.yaml problems. ok is false, with the reasons in problems, when something is broken.',
+      'Health check of this data home: version, schema, database and WAL size, a read-lane round trip, the SQLite binding in use, lock holders, pending background work (extraction, legacy import, index maintenance, extraction owed to imported conversations) and settings.yaml problems. ok is false, with the reasons in problems, when something is broken.',
     mutates: false,
     input: z.object({}).strict(),
     output: doctorReport,

@@ -18,6 +18,8 @@ import * as recallBlockCitations from './055-recall-block-citations';
 import * as turnRecallStatus from './056-turn-recall-status';
 import * as factEdits from './080-fact-edits';
 import * as extractionRuns from './081-extraction-runs';
+import * as conversationImports from './100-conversation-imports';
+import * as importDialogueIndex from './101-import-dialogue-index';
 import * as scopedFactIndex from './102-scoped-fact-index';
 
 export interface Migration {
@@ -55,5 +57,7 @@ export const migrations: Migration[] = [
   { version: 56, name: 'turn-recall-status', up: turnRecallStatus.up },
   { version: 80, name: 'fact-edits', up: factEdits.up },
   { version: 81, name: 'extraction-runs', up: extractionRuns.up },
+  { version: 100, name: 'conversation-imports', up: conversationImports.up },
+  { version: 101, name: 'import-dialogue-index', up: importDialogueIndex.up },
   { version: 102, name: 'scoped-fact-index', up: scopedFactIndex.up },
 ];

@@ -13,15 +13,23 @@ export function useChangeFeed(): void {
   const client = useQueryClient();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
+    const refresh = () => {
+      // A change this window is making is announced before its answer arrives: its own success
+      // handler refreshes (and drops the queries of what it deleted, which would refetch into
+      // 404s from a view about to close), so the feed waits for it.
+      if (client.isMutating() > 0) {
+        timer = setTimeout(refresh, SETTLE_MS);
+        return;
+      }
+      timer = null;
+      // A forget preview is a question asked once; it is not refetched under the person reading it.
+      void client.invalidateQueries({
+        predicate: (q) => !(q.queryKey[0] === 'sessions' && q.queryKey[1] === 'forget-preview'),
+      });
+    };
     const off = api().subscribe(() => {
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = null;
-        // A forget preview is a question asked once; it is not refetched under the person reading it.
-        void client.invalidateQueries({
-          predicate: (q) => !(q.queryKey[0] === 'sessions' && q.queryKey[1] === 'forget-preview'),
-        });
-      }, SETTLE_MS);
+      timer = setTimeout(refresh, SETTLE_MS);
     });
     return () => {
       if (timer) clearTimeout(timer);

@@ -73,6 +73,7 @@ const OPENERS = new Set([
   'today',
   'yesterday',
   'last',
+  'next',
   'this',
   'week',
   'weekend',
@@ -269,6 +270,8 @@ const OPENS_OTHER_CLAUSE = /^(?:and|but|so|because|which|while|though|although)$
 /** Whether the clause stops before token `t` (followed by `next`). */
 function breaksClause(t: Token, next: Token | undefined): boolean {
   const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
+  // "I'm having a show - can't wait": a dash set off by spaces closes the clause.
+  if (/^[-–—]$/.test(t.text) && t.space !== '') return true;
   if (boundary && next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I')) return true;
   if (t.pos === 'PUNCT' && ENDS_SENTENCE.test(t.text)) return true;
   // ", so things are tight", ", which ...": what follows the comma is about something else.
@@ -321,13 +324,18 @@ function isFuture(tokens: Token[], subject: number, group: VerbGroup): boolean {
   if (near.includes('gonna') || near.includes('off')) return true;
   // "I'm going to <verb>", not "I started going to boot camps".
   const going = near.indexOf('going');
-  return going >= 0 && going <= 1 && near[going + 1] === 'to' && group.lemma === 'go';
+  if (going < 0 || going > 1 || near[going + 1] !== 'to' || group.lemma !== 'go') return false;
+  // "going to start" is an intention; "going to a conference" is where they go.
+  const after = tokens.slice(group.head + 1).find((t) => t.pos !== 'ADV' && t.lower !== 'to');
+  return !after || after.pos === 'VERB' || after.pos === 'AUX';
 }
 
 /** "I plan to ...", "I hope to ...": a wish or an intention, not a fact yet. */
 const INTENT = new Set(['plan', 'want', 'hope', 'intend', 'aim', 'try', 'wish', 'need', 'have']);
 const intends = (tokens: Token[], group: VerbGroup) =>
-  INTENT.has(group.lemma) && tokens[group.head + 1]?.lower === 'to';
+  INTENT.has(group.lemma) && tokens[group.head + 1]?.lower === 'to' && !hadTo(tokens[group.head]!);
+/** "I had to shut down my account" happened; "I have to ..." is still to do. */
+const hadTo = (head: Token) => head.lemma === 'have' && head.lower === 'had';
 
 const isPast = (t: Token) => t.lower !== t.lemma && !/ing$/.test(t.lower) && !/s$/.test(t.lower);
 
@@ -409,13 +417,26 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   return 1 + Math.min(content, 3) * 0.5 + (settled(head, group) ? 0.5 : 0);
 }
 
-function statementAt(tokens: Token[], subject: number): { statement: PersonalStatement | null; end: number } | null {
+interface ClauseOptions {
+  /** A clause put before the main one ("Since I lost my job, ...") ends at its comma. */
+  endAtComma?: boolean;
+}
+
+function statementAt(
+  tokens: Token[],
+  subject: number,
+  options: ClauseOptions = {},
+): { statement: PersonalStatement | null; end: number } | null {
   const group = verbGroup(tokens, subject);
   if (!group) return null;
-  const end = clauseEnd(tokens, group.head);
+  let end = clauseEnd(tokens, group.head);
+  if (options.endAtComma) {
+    const comma = tokens.findIndex((t, i) => i > group.head && i < end && t.text === ',');
+    if (comma > 0) end = comma;
+  }
   const strength = judge(tokens, subject, end, group);
   if (strength <= 0) return { statement: null, end };
-  const text = aboutUser(tokens, subject, end).replace(/[,;:\s-]+$/, '') + '.';
+  const text = aboutUser(tokens, subject, end).replace(/[,;:\s-]+$/, '') + leadingTime(tokens, subject) + '.';
   const role = group.lemma === 'be' && strength >= ROLE_STRENGTH;
   return { statement: { kind: role ? 'profile' : 'fact', text, strength }, end };
 }
@@ -450,12 +471,36 @@ function withImpliedSubject(tokens: Token[]): Token[] | null {
   return [...tokens.slice(0, i), me, { ...verb, text: verb.lower, space: ' ' }, ...tokens.slice(i + 1)];
 }
 
+const QUOTED_SPEAKER = new Set(['i', 'you', 'we', 'me', 'my', 'your', 'us', 'our']);
+
+/**
+ * A quotation is reported speech ("she said "I'll be there"") unless it is a short title or name
+ * ("I'm reading "The Lean Startup""): one with a speaker's pronoun in it, more than eight words,
+ * or opened after a reporting verb or a colon is somebody's words, not the user's statement.
+ */
+function quotesSpeech(tokens: Token[]): boolean {
+  let open = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.text !== '"') continue;
+    if (open < 0) {
+      open = i;
+      const before = tokens[i - 1];
+      if (before && (before.text === ':' || before.text === ',' || REPORTING.has(before.lemma))) return true;
+      continue;
+    }
+    const inside = tokens.slice(open + 1, i);
+    if (inside.length > 8 || inside.some((t) => QUOTED_SPEAKER.has(t.lower))) return true;
+    open = -1;
+  }
+  return open >= 0;
+}
+
 /**
  * Durable first-person statements in the sentence, one per clause the speaker is the subject
  * of ("My name is Dana and I lead the mobile team" has two), rewritten about User.
  */
 export function personalStatements(sentence: Sentence): PersonalStatement[] {
-  if (sentence.tokens.length < 4 || /\?\s*$/.test(sentence.text) || /["“”]/.test(sentence.text)) return [];
+  if (sentence.tokens.length < 4 || /\?\s*$/.test(sentence.text) || quotesSpeech(sentence.tokens)) return [];
   let tokens = sentence.tokens;
   let subject = findSubject(tokens);
   if (subject < 0) {
@@ -465,11 +510,30 @@ export function personalStatements(sentence: Sentence): PersonalStatement[] {
     subject = findSubject(tokens);
   }
   const out: PersonalStatement[] = [];
+  let options: ClauseOptions = { endAtComma: tokens.slice(0, subject).some((t) => SUBORDINATORS.has(t.lower)) };
   for (let guard = 0; subject >= 0 && guard < 8; guard++) {
-    const found = statementAt(tokens, subject);
+    const found = statementAt(tokens, subject, options);
     if (!found) break;
     if (found.statement) out.push(found.statement);
     subject = nextSubject(tokens, found.end);
+    options = {};
   }
   return out;
 }
+
+const TIME_LEAD = /^(?:last|next|this|every)$/;
+const DAY_NAMES = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?$/;
+
+/** "Next month I'm having a show": the time phrase before the subject goes after the clause. */
+function leadingTime(tokens: Token[], subject: number): string {
+  for (let i = 0; i < subject - 1; i++) {
+    const unit = tokens[i + 1]!;
+    if (TIME_LEAD.test(tokens[i]!.lower) && (TIME_NOUNS.test(unit.lower) || DAY_NAMES.test(unit.lower))) {
+      return ` ${tokens[i]!.lower} ${unit.lower}`;
+    }
+  }
+  return '';
+}
+
+/** Words that open a clause about when or why something happened. */
+const SUBORDINATORS = new Set(['since', 'after', 'when', 'before', 'once', 'while', 'because', 'as']);

@@ -33,8 +33,6 @@ const EXPLICIT_PRIORITY = 10;
 const RELATIVE_TIME =
   /\b(?:yesterday|today|tonight|tomorrow|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|mon|tue|tues|wed|thu|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|weekend|month|year|morning|evening|summer)|next (?:week|weekend|month|year)|(?:a|one|two|three|four|five|few|couple of) (?:days|weeks|months|years) ago|recently|lately|just now)\b/i;
 
-const REPLY_TO_PRAISE = /^\W*(?:thanks|thank you|thx|ty)\b/i;
-
 const MONTHS = [
   'January',
   'February',
@@ -115,9 +113,9 @@ function explicitIn(sentence: Sentence, entry: TranscriptEntry, order: { n: numb
   return out;
 }
 
-function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }, penalty: number): Proposal[] {
+function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }): Proposal[] {
   return personalStatements(sentence)
-    .filter((p) => p.strength - penalty >= MIN_PERSONAL_STRENGTH)
+    .filter((p) => p.strength >= MIN_PERSONAL_STRENGTH)
     .map((p) => ({
       kind: p.kind,
       scope: 'project' as const,
@@ -132,14 +130,12 @@ function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: numb
 function proposalsFor(entry: TranscriptEntry, order: { n: number }): Proposal[] {
   if (entry.role === 'assistant' || isDoNotKeep(entry.text)) return [];
   const out: Proposal[] = [];
-  // A reply that opens by thanking the other person mostly restates what was already said.
-  const penalty = REPLY_TO_PRAISE.test(entry.text) ? 0.5 : 0;
   const text = entry.role === 'summary' ? summaryLines(entry.text) : entry.text;
   for (const sentence of lineSentences(text)) {
     const explicit = explicitIn(sentence, entry, order);
     if (explicit.length) out.push(...explicit);
     // Summaries are written about the user already; only the user's own words are first person.
-    else if (entry.role === 'user') out.push(...personalIn(sentence, entry, order, penalty));
+    else if (entry.role === 'user') out.push(...personalIn(sentence, entry, order));
   }
   return out.filter((p) => p.text.length <= 500 && !hangsOnPronoun(p.text));
 }

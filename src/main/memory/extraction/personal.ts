@@ -267,13 +267,17 @@ function afterLeadIn(tokens: Token[], from: number): number {
 const ENDS_SENTENCE = /^[.!?;]$/;
 const OPENS_OTHER_CLAUSE = /^(?:and|but|so|because|which|while|though|although)$/;
 
+/** A conjunction or mark followed by a new subject ("..., and I lead the team"; "- they said"). */
+function opensNewSubject(t: Token, next: Token | undefined): boolean {
+  const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
+  return boundary && !!next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I');
+}
+
 /** Whether the clause stops before token `t` (followed by `next`). */
 function breaksClause(t: Token, next: Token | undefined): boolean {
-  const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
   // "I'm having a show - can't wait": a dash set off by spaces closes the clause.
   if (/^[-–—]$/.test(t.text) && t.space !== '') return true;
-  if (boundary && next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I')) return true;
-  if (t.pos === 'PUNCT' && ENDS_SENTENCE.test(t.text)) return true;
+  if (opensNewSubject(t, next) || (t.pos === 'PUNCT' && ENDS_SENTENCE.test(t.text))) return true;
   // ", so things are tight", ", which ...": what follows the comma is about something else.
   if (t.text === ',' && next && OPENS_OTHER_CLAUSE.test(next.lower)) return true;
   return t.lower === 'but' || t.lower === 'because' || (/^'?cause$/.test(t.lower) && t.pos === 'SCONJ');

@@ -217,8 +217,11 @@ const POINTERS = new Set([
   'thing',
   'things',
 ]);
-/** Echoing the other person ("I love it too", "I also went") is a reaction, not news. */
-const ECHO = new Set(['too', 'also', 'either', 'same']);
+/**
+ * Echoing the other person ("I love it too", "me either", "same") is a reaction, not news. "Also"
+ * is not: "I also volunteer at the shelter" adds something about the speaker.
+ */
+const ECHO = new Set(['too', 'either', 'same']);
 /** Nouns that say how something felt, not what it was ("quite the adventure", "a blast"). */
 const VAGUE_NOUNS =
   /^(?:adventure|experience|journey|ride|blast|fun|moment|stuff|thing|dream|passion|life|progress|lot|bit|way|time|chance|opportunity|feeling|vibe|energy|mood|luck|story|deal|step|challenge|struggle|success)s?$/;
@@ -297,6 +300,20 @@ interface VerbGroup {
   negated: boolean;
 }
 
+/** The tagger reads "hiking" in "I'm hiking this weekend" as a noun: after "be" it is the verb. */
+const progressiveReadAsNoun = (t: Token, auxiliaries: string[]) =>
+  t.pos === 'NOUN' &&
+  /[^aeiou]ing$/.test(t.lower) &&
+  t.lower.length > 5 &&
+  auxiliaries[auxiliaries.length - 1] === 'be';
+
+/** "hiking" -> "hike", "running" -> "run", "reading" -> "read": close enough to look a verb up. */
+function ingLemma(word: string): string {
+  const stem = word.slice(0, -3);
+  if (/([^aeiou])\1$/.test(stem) && !/(?:ll|ss)$/.test(stem)) return stem.slice(0, -1);
+  return /[^aeiouy][^aeiouywx]$/.test(stem) || /(?:ss|ll|ng|sh|ch|ck)$/.test(stem) ? stem : stem + 'e';
+}
+
 function verbGroup(tokens: Token[], subject: number): VerbGroup | null {
   let i = subject + 1;
   if (tokens[subject]!.lower === 'my') {
@@ -313,6 +330,7 @@ function verbGroup(tokens: Token[], subject: number): VerbGroup | null {
     } else if (t.pos === 'PART' && /^(?:not|n't)$/.test(t.lower)) negated = true;
     else if (t.pos === 'ADV' && i - subject <= 4) continue;
     else if (t.pos === 'VERB') return { head: i, lemma: t.lemma, auxiliaries, negated };
+    else if (progressiveReadAsNoun(t, auxiliaries)) return { head: i, lemma: ingLemma(t.lower), auxiliaries, negated };
     else break;
   }
   if (lastAux < 0) return null;
@@ -364,6 +382,19 @@ const INTENSIFIERS = new Set([
 ]);
 export const ROLE_STRENGTH = 3;
 
+/**
+ * Adjectives for a lasting condition or status of a person (diet, health, family status, work
+ * status), unlike the feelings and judgements ("happy", "great") that "I am" usually carries.
+ */
+const CONDITION =
+  /^(?:allergic|intolerant|vegan|vegetarian|pescatarian|diabetic|asthmatic|celiac|coeliac|epileptic|deaf|blind|colou?rblind|pregnant|sober|married|engaged|divorced|widowed|separated|single|retired|unemployed|self-employed|bilingual|trilingual|fluent|left-handed|right-handed|introverted|extroverted|religious|adopted|disabled|homeschooled)$/;
+
+/** "I'm lactose intolerant", "I'm allergic to cats", "I am vegan": a condition, not a mood. */
+function statesCondition(after: Token[]): boolean {
+  const words = after.filter((t) => t.pos !== 'ADV' && !INTENSIFIERS.has(t.lower)).slice(0, 3);
+  return words.some((t) => CONDITION.test(t.lower) && (t.pos === 'ADJ' || t.pos === 'VERB' || t.pos === 'NOUN'));
+}
+
 /** "I am so happy", "I'm glad to ...": a feeling; "I am a nurse", "I'm from Sweden": about them. */
 function judgeBe(after: Token[]): number {
   const words = after.filter((t) => !INTENSIFIERS.has(t.lower) && t.pos !== 'ADV');
@@ -395,6 +426,10 @@ function notAboutTheirLife(tokens: Token[], subject: number, end: number, group:
 const concrete = (t: Token) =>
   CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower) && !VAGUE_NOUNS.test(t.lower);
 
+/** "I'm looking into nursing jobs", "I'm looking for a flat": a search under way, not a glance. */
+const searchesFor = (head: Token, after: Token[]) =>
+  head.lemma === 'look' && /^(?:into|for|after)$/.test(after[0]?.lower ?? '');
+
 /** Reject what is not a statement about the speaker's life; otherwise how strong it is. */
 /**
  * Something done, going on for a while ("I'm learning German") or a habit ("I teach maths") is
@@ -412,12 +447,13 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   const after = tokens.slice(group.head + 1, end).filter((t) => t.pos !== 'PUNCT');
   const first = after.find((t) => t.pos !== 'ADV' && t.pos !== 'PART');
   if (!first || (BARE_PRONOUNS.has(first.lower) && !after.some((t) => CONTENT_POS.has(t.pos)))) return 0;
+  if (group.lemma === 'be' && statesCondition(after)) return 2.5;
   const content = after.filter(concrete).length;
   if (content === 0) return 0;
   // "We" is the user with people the conversation knows; only a plain past event of theirs is kept.
   if (tokens[subject]!.lower === 'we' && !(isPast(head) && group.auxiliaries.length === 0)) return 0;
   if (group.lemma === 'be') return judgeBe(after);
-  if (NOT_A_FACT.has(group.lemma)) return 0;
+  if (NOT_A_FACT.has(group.lemma) && !searchesFor(head, after)) return 0;
   return 1 + Math.min(content, 3) * 0.5 + (settled(head, group) ? 0.5 : 0);
 }
 

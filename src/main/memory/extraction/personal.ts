@@ -235,6 +235,8 @@ function pointsAtTheMoment(clause: Token[]): boolean {
     const next = clause[i + 1];
     // "I found out that they ..." opens a clause; "that pic" points at one.
     if (t.lower === 'that' && next && ['PRON', 'DET', 'PROPN'].includes(next.pos)) return false;
+    // "a book that captivates me": after a noun, "that" opens a relative clause about it.
+    if (t.lower === 'that' && clause[i - 1]?.pos === 'NOUN' && next && next.pos !== 'NOUN') return false;
     return !(next && TIME_NOUNS.test(next.lower));
   });
 }
@@ -262,7 +264,7 @@ function afterLeadIn(tokens: Token[], from: number): number {
   for (let i = from; i < Math.min(tokens.length - 1, 10); i++) {
     const t = tokens[i]!;
     if (SECOND_PERSON.has(t.lower) || t.lower === 'if' || t.lower === 'when') return -1;
-    if (t.text === ',' && tokens[i + 1]!.text === 'I') return i + 1;
+    if ((t.text === ',' || /^[-–—:]$/.test(t.text)) && tokens[i + 1]!.text === 'I') return i + 1;
   }
   return -1;
 }
@@ -484,7 +486,7 @@ function statementAt(
 /** The next "I" that opens a coordinated clause ("..., and I lead the team"), or -1. */
 function nextSubject(tokens: Token[], end: number): number {
   const link = tokens[end];
-  if (!link || !(link.pos === 'CCONJ' || /^[,;]$/.test(link.text))) return -1;
+  if (!link || !(link.pos === 'CCONJ' || /^[,;:–—-]$/.test(link.text))) return -1;
   for (let i = end + 1; i <= end + 2 && i < tokens.length; i++) {
     if (tokens[i]!.text === 'I') return i;
     if (tokens[i]!.pos !== 'CCONJ' && tokens[i]!.pos !== 'ADV') return -1;

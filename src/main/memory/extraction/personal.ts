@@ -212,6 +212,7 @@ const POINTERS = new Set([
   'him',
   'her',
   'here',
+  'there',
   'something',
   'stuff',
   'thing',
@@ -254,7 +255,8 @@ function findSubject(tokens: Token[]): number {
     if (t.lower === 'we' && t.pos === 'PRON') return i;
     if (t.lower === 'my' && tokens[i + 1]?.pos === 'NOUN') return i;
     const skippable = t.pos === 'PUNCT' || t.pos === 'INTJ' || OPENERS.has(t.lower) || (t.pos === 'PROPN' && i < 3);
-    if (!skippable) return afterLeadIn(tokens, i);
+    if (skippable || isTimeUnit(tokens[i - 1], t)) continue;
+    return afterLeadIn(tokens, i);
   }
   return -1;
 }
@@ -411,7 +413,8 @@ function judgeBe(after: Token[]): number {
 }
 
 /** "for now", "this time": said to hold only for a while. */
-const PROVISIONAL = /\b(?:for now|for the moment|for the time being|temporarily|this time|just this once)\b/;
+const PROVISIONAL =
+  /\b(?:for now|for the moment|for the time being|temporarily|this time|just this once|right now|at the moment|as we speak)\b/;
 
 /** About the other person, an echo, a pointer, a hypothetical, a plan, a denial or reported speech. */
 function notAboutTheirLife(tokens: Token[], subject: number, end: number, group: VerbGroup): boolean {
@@ -568,14 +571,15 @@ const DAY_NAMES = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|
 
 /** "Next month I'm having a show": the time phrase before the subject goes after the clause. */
 function leadingTime(tokens: Token[], subject: number): string {
-  for (let i = 0; i < subject - 1; i++) {
-    const unit = tokens[i + 1]!;
-    if (TIME_LEAD.test(tokens[i]!.lower) && (TIME_NOUNS.test(unit.lower) || DAY_NAMES.test(unit.lower))) {
-      return ` ${tokens[i]!.lower} ${unit.lower}`;
-    }
+  for (let i = 1; i < subject; i++) {
+    if (isTimeUnit(tokens[i - 1], tokens[i]!)) return ` ${tokens[i - 1]!.lower} ${tokens[i]!.text}`;
   }
   return '';
 }
+
+/** "spring" in "next spring", "Friday" in "last Friday": the unit of a time phrase. */
+const isTimeUnit = (lead: Token | undefined, unit: Token) =>
+  !!lead && TIME_LEAD.test(lead.lower) && (TIME_NOUNS.test(unit.lower) || DAY_NAMES.test(unit.lower));
 
 /** Words that open a clause about when or why something happened. */
 const SUBORDINATORS = new Set(['since', 'after', 'when', 'before', 'once', 'while', 'because', 'as']);

@@ -1,5 +1,5 @@
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
-import { hangsOnPronoun } from './content';
+import { CODE_TASK, CODE_TOKEN, hangsOnPronoun } from './content';
 import { analyze, loadEnglish, type Sentence } from './nlp';
 import { personalStatements } from './personal';
 import { isDoNotKeep, proposeForSentence } from './statement-rules';
@@ -113,9 +113,16 @@ function explicitIn(sentence: Sentence, entry: TranscriptEntry, order: { n: numb
   return out;
 }
 
+/**
+ * "I fixed the bug in the parser", "I'm debugging the auth flow": what the user did to the code
+ * is the session's state, not a fact about them; a stretch of time ("for five years") makes it one.
+ */
+const narratesCodeWork = (text: string) =>
+  (CODE_TASK.test(text) || CODE_TOKEN.test(text)) && !/\b(?:for (?:\w+ )?(?:years|months)|since)\b/i.test(text);
+
 function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }): Proposal[] {
   return personalStatements(sentence)
-    .filter((p) => p.strength >= MIN_PERSONAL_STRENGTH)
+    .filter((p) => p.strength >= MIN_PERSONAL_STRENGTH && !(p.kind === 'fact' && narratesCodeWork(p.text)))
     .map((p) => ({
       kind: p.kind,
       scope: 'project' as const,

@@ -180,6 +180,15 @@ describe('clause reading', () => {
     expect(said('I went there with some friends.')).toEqual([]);
   });
 
+  it('"my wife and I" is the user with a named companion; a gerund names an activity', () => {
+    expect(said('My colleagues and I went to a convention together last month.')).toEqual([
+      ['fact', 'project', 'User and their colleagues went to a convention together last month.'],
+    ]);
+    expect(said("I'm doing kickboxing and it's giving me so much energy.")).toEqual([
+      ['fact', 'project', 'User is doing kickboxing.'],
+    ]);
+  });
+
   it('a lasting condition is a fact; a feeling is not', () => {
     expect(said("I'm lactose intolerant, so no cheese for me.")).toEqual([
       ['fact', 'project', 'User is lactose intolerant.'],

@@ -1,4 +1,4 @@
-import type { Sentence, Token } from './nlp';
+import { textOf, type Sentence, type Token } from './nlp';
 import { aboutUser } from './third-person';
 
 /**
@@ -431,6 +431,18 @@ function notAboutTheirLife(tokens: Token[], subject: number, end: number, group:
 const concrete = (t: Token) =>
   CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower) && !VAGUE_NOUNS.test(t.lower);
 
+/**
+ * "I'm doing kickboxing", "going into policymaking": an -ing word right after a verb or a
+ * preposition is a gerund naming an activity, a noun in all but its tag.
+ */
+function isGerundObject(after: Token[], i: number): boolean {
+  const t = after[i]!;
+  const before = after[i - 1];
+  if (t.pos !== 'VERB' || !/[^aeiou]ing$/.test(t.lower) || t.lower.length < 6) return false;
+  if (after[i + 1] && ['DET', 'NOUN', 'PROPN', 'PRON', 'NUM', 'ADJ'].includes(after[i + 1]!.pos)) return false;
+  return i === 0 || before?.pos === 'ADP';
+}
+
 /** "I'm looking into nursing jobs", "I'm looking for a flat": a search under way, not a glance. */
 const searchesFor = (head: Token, after: Token[]) =>
   head.lemma === 'look' && /^(?:into|for|after)$/.test(after[0]?.lower ?? '');
@@ -453,7 +465,7 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   const first = after.find((t) => t.pos !== 'ADV' && t.pos !== 'PART');
   if (!first || (BARE_PRONOUNS.has(first.lower) && !after.some((t) => CONTENT_POS.has(t.pos)))) return 0;
   if (group.lemma === 'be' && statesCondition(after)) return 2.5;
-  const content = after.filter(concrete).length;
+  const content = after.filter((t, i) => concrete(t) || isGerundObject(after, i)).length;
   if (content === 0) return 0;
   // "We" is the user with people the conversation knows; only a plain past event of theirs is kept.
   if (tokens[subject]!.lower === 'we' && !(isPast(head) && group.auxiliaries.length === 0)) return 0;
@@ -463,6 +475,8 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
 }
 
 interface ClauseOptions {
+  /** Who "we" is when the sentence said so ("My wife and I ..." -> "their wife"). */
+  companions?: string;
   /** A clause put before the main one ("Since I lost my job, ...") ends at its comma. */
   endAtComma?: boolean;
 }
@@ -481,7 +495,8 @@ function statementAt(
   }
   const strength = judge(tokens, subject, end, group);
   if (strength <= 0) return { statement: null, end };
-  const text = aboutUser(tokens, subject, end).replace(/[,;:\s-]+$/, '') + leadingTime(tokens, subject) + '.';
+  const text =
+    aboutUser(tokens, subject, end, options.companions).replace(/[,;:\s-]+$/, '') + leadingTime(tokens, subject) + '.';
   const role = group.lemma === 'be' && strength >= ROLE_STRENGTH;
   return { statement: { kind: role ? 'profile' : 'fact', text, strength }, end };
 }
@@ -546,7 +561,8 @@ function quotesSpeech(tokens: Token[]): boolean {
  */
 export function personalStatements(sentence: Sentence): PersonalStatement[] {
   if (sentence.tokens.length < 4 || /\?\s*$/.test(sentence.text) || quotesSpeech(sentence.tokens)) return [];
-  let tokens = sentence.tokens;
+  const compound = withCompoundSubject(sentence.tokens);
+  let tokens = compound?.tokens ?? sentence.tokens;
   let subject = findSubject(tokens);
   if (subject < 0) {
     const implied = withImpliedSubject(tokens);
@@ -555,7 +571,10 @@ export function personalStatements(sentence: Sentence): PersonalStatement[] {
     subject = findSubject(tokens);
   }
   const out: PersonalStatement[] = [];
-  let options: ClauseOptions = { endAtComma: tokens.slice(0, subject).some((t) => SUBORDINATORS.has(t.lower)) };
+  let options: ClauseOptions = {
+    endAtComma: tokens.slice(0, subject).some((t) => SUBORDINATORS.has(t.lower)),
+    companions: compound?.companions,
+  };
   for (let guard = 0; subject >= 0 && guard < 8; guard++) {
     const found = statementAt(tokens, subject, options);
     if (!found) break;
@@ -580,6 +599,28 @@ function leadingTime(tokens: Token[], subject: number): string {
 /** "spring" in "next spring", "Friday" in "last Friday": the unit of a time phrase. */
 const isTimeUnit = (lead: Token | undefined, unit: Token) =>
   !!lead && TIME_LEAD.test(lead.lower) && (TIME_NOUNS.test(unit.lower) || DAY_NAMES.test(unit.lower));
+
+/**
+ * "My wife and I moved to Denver", "Sam and I went hiking": a subject made of someone and the
+ * speaker is "we" with a known companion. Returns the tokens with "we" in its place, and the
+ * companion as it reads about User ("their wife", "Sam").
+ */
+const isOpener = (t: Token) => t.pos === 'PUNCT' || t.pos === 'INTJ' || OPENERS.has(t.lower);
+const NAMING = new Set(['NOUN', 'PROPN', 'ADJ']);
+
+function withCompoundSubject(tokens: Token[]): { tokens: Token[]; companions: string } | null {
+  let start = 0;
+  while (start < tokens.length && isOpener(tokens[start]!)) start++;
+  const first = tokens[start]?.lower === 'my' ? start + 1 : start;
+  let i = first;
+  while (tokens[i] && NAMING.has(tokens[i]!.pos)) i++;
+  const named = tokens.slice(first, i);
+  const linked = tokens[i]?.lower === 'and' && tokens[i + 1]?.text === 'I';
+  if (!linked || named.length === 0 || named.length > 3 || named.every((t) => t.pos === 'ADJ')) return null;
+  const companions = (first > start ? 'their ' : '') + textOf(named);
+  const we: Token = { text: 'we', lower: 'we', pos: 'PRON', lemma: 'we', negated: false, space: tokens[start]!.space };
+  return { tokens: [...tokens.slice(0, start), we, ...tokens.slice(i + 2)], companions };
+}
 
 /** Words that open a clause about when or why something happened. */
 const SUBORDINATORS = new Set(['since', 'after', 'when', 'before', 'once', 'while', 'because', 'as']);

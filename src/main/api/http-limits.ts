@@ -18,6 +18,8 @@ export interface HttpLimits {
   maxConnections: number;
   /** How often the two timeouts above are checked (Node's default, 30 s, would let them run over by that much). */
   connectionsCheckingIntervalMs: number;
+  /** On shutdown, requests and MCP calls in flight get this long to finish before their connections are closed. */
+  drainMs: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -25,8 +27,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
-  maxConnections: 128,
+  // Each MCP client over HTTP holds a notice stream open besides its requests: room for a hundred or more.
+  maxConnections: 512,
   connectionsCheckingIntervalMs: 1_000,
+  drainMs: 10_000,
 };
 
 /** A CommandError answered with a specific HTTP status instead of its code's usual one. */

@@ -49,8 +49,8 @@ export interface HttpServer {
   mcpUrl: string;
   /** Connections open right now. */
   connections(): Promise<number>;
-  /** MCP sessions open right now. */
-  mcpSessions(): number;
+  /** MCP sessions open right now, and how many hold a notice stream open. */
+  mcpSessions(): { open: number; listening: number };
   /** Closes the MCP sessions idle past the limit now (the door also does it on a timer); returns how many. */
   sweepIdleMcpSessions(): number;
   /**
@@ -397,7 +397,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     browserUrl: `${url}/#token=${door.token}`,
     mcpUrl: `${url}${MCP_PATH}`,
     connections: () => new Promise((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
-    mcpSessions: () => mcp.created()?.sessionCount ?? 0,
+    mcpSessions: () => mcp.created()?.counts() ?? { open: 0, listening: 0 },
     sweepIdleMcpSessions: () => mcp.created()?.sweepIdle() ?? 0,
     close: async ({ drainMs = limits.drainMs } = {}) => {
       if (options.announceAs) removeHttpServerInfo(infoFile);

@@ -110,8 +110,10 @@ export class McpHttpDoor {
     this.sweeper.unref();
   }
 
-  get sessionCount(): number {
-    return this.sessions.size;
+  /** Sessions open, and how many of them hold a notice stream (GET) open right now. */
+  counts(): { open: number; listening: number } {
+    const listening = [...this.sessions.values()].filter((s) => s.streams > 0).length;
+    return { open: this.sessions.size, listening };
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {

@@ -98,10 +98,17 @@ export class BoundedStdioServerTransport implements Transport {
     this.onclose?.();
   }
 
+  /** Set while stdout's buffer is full: every send waits for the same drain (one listener, not one per answer). */
+  private drained: Promise<void> | null = null;
+
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.stdout.write(JSON.stringify(message) + '\n')) resolve();
-      else this.stdout.once('drain', resolve);
-    });
+    if (this.stdout.write(JSON.stringify(message) + '\n')) return this.drained ?? Promise.resolve();
+    this.drained ??= new Promise<void>((resolve) =>
+      this.stdout.once('drain', () => {
+        this.drained = null;
+        resolve();
+      }),
+    );
+    return this.drained;
   }
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 import { dispatch } from '../../src/main/commands/dispatch';
+import { openEngine } from '../../src/main/engine';
 import { AgentPrincipal, OWNER, type AgentContext } from '../../src/main/commands/principal';
 import { CONFIRM_TTL_MS } from '../../src/main/commands/forget-confirm';
 import { CommandError } from '../../src/shared/errors';
@@ -77,6 +78,22 @@ describe('agent door commands: forget a session, wiki pages, recent activity', (
       });
       // Nothing of that went anywhere.
       expect((await t.run('sessions.get', { sessionId: alpha })).messageCount).toBe(1);
+    });
+
+    it('accepts the token in another process on the same home (a CLI dry run, confirmed over MCP)', async () => {
+      const plan = await t.run('memory.forgetSession', { sessionId: beta });
+      const other = openEngine({ home: t.home, clock: t.clock });
+      try {
+        const done = await dispatch(
+          other,
+          'memory.forgetSession',
+          { sessionId: beta, confirm: plan.confirmToken! },
+          OWNER,
+        );
+        expect(done).toMatchObject({ dryRun: false, sessionIds: [beta] });
+      } finally {
+        await other.close();
+      }
     });
 
     it('names to an agent only the supporting sessions it may reach, and reaches only its own', async () => {

@@ -6,8 +6,8 @@ import type { Engine } from '../engine';
 import { API_VERSION, MCP_PATH, OPENAPI_PATH, unversioned } from './http-paths';
 import { httpServerInfo, removeHttpServerInfo, writeHttpServerInfo } from './http-discovery';
 import { openApiDocument } from './openapi';
-import { DEFAULT_MCP_HTTP_LIMITS, type McpHttpDoor, type McpHttpLimits } from './mcp-http';
-import { DEFAULT_MCP_MESSAGE_BYTES } from './mcp-oversize';
+import type { McpHttpDoor } from './mcp-http';
+import { DEFAULT_MCP_HTTP_LIMITS, type McpHttpLimits } from './http-limits';
 import { drainRequests, type RequestDrain } from './http-drain';
 import { dispatch } from '../commands/dispatch';
 import { contract, isCommandName } from '../../shared/contract';
@@ -338,11 +338,7 @@ function refuseWhileClosing(res: ServerResponse): void {
 function mcpDoorFor(options: HttpServerOptions, port: () => number) {
   let door: Promise<McpHttpDoor> | null = null;
   let created: McpHttpDoor | null = null;
-  const mcpLimits: McpHttpLimits = {
-    maxMessageBytes: DEFAULT_MCP_MESSAGE_BYTES,
-    ...DEFAULT_MCP_HTTP_LIMITS,
-    ...options.mcpLimits,
-  };
+  const mcpLimits: McpHttpLimits = { ...DEFAULT_MCP_HTTP_LIMITS, ...options.mcpLimits };
   const allowed = () => ({
     hosts: [`${HTTP_HOST}:${port()}`, `localhost:${port()}`],
     origins: [`http://${HTTP_HOST}:${port()}`, `http://localhost:${port()}`],

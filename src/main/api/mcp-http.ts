@@ -8,6 +8,7 @@ import { declaredContext } from './mcp-context';
 import { createMcpServer, type AgentConnection } from './mcp';
 import { HeadAndTail, oversizeReply, type SniffedRequest } from './mcp-oversize';
 import { isCommandError } from '../../shared/errors';
+import type { McpHttpLimits } from './http-limits';
 
 /**
  * MCP over Streamable HTTP at `/mcp`, for clients that prefer a URL to spawning a process. The
@@ -17,20 +18,6 @@ import { isCommandError } from '../../shared/errors';
  * each repeatable; without `workspace`, the client's roots). Sessions end on DELETE, after an
  * idle time, and when the door closes.
  */
-
-export interface McpHttpLimits {
-  /** Largest JSON-RPC message in one POST; a larger one is answered with an error and dropped. */
-  maxMessageBytes: number;
-  /** A session with no request and no open stream for this long is closed. */
-  idleMs: number;
-  /** Sessions at once; one more initialize is answered 503 with Retry-After. */
-  maxSessions: number;
-}
-
-export const DEFAULT_MCP_HTTP_LIMITS: Omit<McpHttpLimits, 'maxMessageBytes'> = {
-  idleMs: 30 * 60_000,
-  maxSessions: 256,
-};
 
 interface McpHttpSession {
   transport: StreamableHTTPServerTransport;

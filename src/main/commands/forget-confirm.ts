@@ -1,16 +1,24 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Engine } from '../engine';
 import type { SessionForgetReport } from '../memory/forget';
 import { CommandError, invalid } from '../../shared/errors';
+import { ensureHttpToken } from '../api/http-token';
 
 /** How long a dry run's token is accepted. */
 export const CONFIRM_TTL_MS = 10 * 60_000;
 
-/** A secret per open engine: tokens are good only in the process that made the dry run. */
+/**
+ * The key is derived from the home's private token file, so a dry run in one process (the CLI)
+ * can be confirmed in another (an MCP server) on the same home, and by no one who cannot read
+ * that file.
+ */
 const secrets = new WeakMap<Engine, Buffer>();
 const secretOf = (engine: Engine) => {
   let secret = secrets.get(engine);
-  if (!secret) secrets.set(engine, (secret = randomBytes(32)));
+  if (!secret) {
+    const token = ensureHttpToken(engine.paths.httpToken);
+    secrets.set(engine, (secret = createHmac('sha256', token).update('evoflux forget-session confirm').digest()));
+  }
   return secret;
 };
 

@@ -208,7 +208,12 @@ describe('MCP lifecycle: session, 13 turns, extraction twice, recall, search, fo
     const backups = await mcp.call('memory_search', { sessionId: atlas, query: 'Glacier backups PostgreSQL' });
     expect(JSON.stringify(backups)).not.toContain('Glacier');
     const text = await mcp.raw('memory_search', { sessionId: atlas, query: 'invoice tables structure' });
-    expect((text.content[0] as { text: string }).text).toMatch(/^Memory search results/);
+    const rendered = (text.content[0] as { text: string }).text;
+    expect(rendered).toMatch(/^Memory search results/);
+    // Dialogue hits carry the date the message was written, in the text an agent reads too.
+    const first = dialogue[0] as { ref: string; date: string };
+    expect(first.date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(rendered).toContain(`source=${first.ref} date=${first.date} score=`);
   });
 
   it('session-wide tools refuse to run without a session', async () => {

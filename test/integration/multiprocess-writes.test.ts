@@ -27,6 +27,23 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 
 const yieldToLoop = () => new Promise((r) => setImmediate(r));
 
+describe('several processes opening a new home at the same moment', () => {
+  it('all succeed: the schema is created once, whoever gets there first', async () => {
+    const fresh = tempHome('evoflux-first-open-');
+    try {
+      // Six processes race to create the database, switch it to WAL and run every migration.
+      const runs = await Promise.all(
+        Array.from({ length: 6 }, () => cli(['sessions', 'list', '--json', '--home', fresh.dir])),
+      );
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const listed = await cli(['system', 'doctor', '--json', '--home', fresh.dir]);
+      expect(JSON.parse(listed.stdout)).toMatchObject({ ok: true });
+    } finally {
+      fresh.cleanup();
+    }
+  });
+});
+
 describe('several processes writing one home at once', () => {
   const home = tempHome('evoflux-multi-');
   afterAll(() => home.cleanup());

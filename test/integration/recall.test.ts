@@ -81,14 +81,14 @@ describe('automatic recall', () => {
     const project = 'alpha';
     const sessions = await Promise.all(Array.from({ length: 8 }, () => session({ projectId: project })));
     const s = sessions[0]!;
-    await addFact(s.id, 'integration tests run against docker compose');
+    await addFact(s.id, 'integration tests run within docker compose');
     for (const other of sessions) await addFact(other.id, 'integration tests run inside docker compose');
     await addFact(s.id, 'integration tests only');
     for (const other of sessions) await addFact(other.id, 'integration tests flaky on ci docker');
     const r = await recall(s.id, 'integration tests docker compose');
     expect(r.facts[0]!.text).toBe('integration tests run inside docker compose');
     expect(r.facts[0]!.reinforcement).toBe(8);
-    expect(r.facts[1]!.text).toBe('integration tests run against docker compose');
+    expect(r.facts[1]!.text).toBe('integration tests run within docker compose');
     // Heavily reinforced but missing half the query ranks below full-coverage facts.
     expect(r.facts.findIndex((f) => f.text === 'integration tests flaky on ci docker')).toBe(2);
   });

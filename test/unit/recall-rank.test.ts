@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildRecallBlock, RECALL_BLOCK_CLOSE, RECALL_BLOCK_MAX_CHARS } from '../../src/main/memory/recall/block';
-import { finalScore, lexicalMatch, phraseRun, reinforcementWeight } from '../../src/main/memory/recall/rank';
+import {
+  finalScore,
+  lexicalMatch,
+  lexicalScore,
+  phraseRun,
+  reinforcementWeight,
+  termWeights,
+} from '../../src/main/memory/recall/rank';
 import type { RankedFact } from '../../src/main/memory/recall/search-facts';
 import { queryTerms } from '../../src/main/memory/recall/tokenize';
 
@@ -19,24 +26,27 @@ const fact = (id: string, text: string, extra: Partial<RankedFact> = {}): Ranked
   ...extra,
 });
 
+/** Scores a fact among ten visible facts, each query word held by two of them. */
 const score = (text: string, query: string, extra: Partial<Parameters<typeof finalScore>[0]> = {}) => {
   const q = queryTerms(query);
+  const match = lexicalMatch(text, q.meaningful, q.sequence);
+  const weights = termWeights(new Map(q.meaningful.map((t) => [t, 2])), 10, 6);
   return finalScore({
-    match: lexicalMatch(text, q.meaningful, q.sequence),
+    lexical: lexicalScore(match, weights),
     scope: 'project',
     confidence: 'medium',
     reinforcement: 1,
-    bm25: 0,
     ...extra,
   });
 };
 
 describe('ranking formula', () => {
-  it('computes the reference base score', () => {
+  it('counts query words, coverage and length', () => {
     const m = lexicalMatch('use pnpm and pnpm workspaces', ['pnpm', 'workspace', 'yarn']);
     expect(m.overlap).toBe(3);
     expect(m.coverage).toBeCloseTo(2 / 3);
-    expect(m.base).toBeCloseTo((3 * (2 / 3)) / Math.log(5 + 10));
+    expect(m.length).toBe(4); // 'and' is a stop-word
+    expect(m.counts.get('pnpm')).toBe(2);
   });
 
   it('counts the longest contiguous query phrase', () => {

@@ -32,6 +32,19 @@ describe('tokenizer (reference §5.2)', () => {
     expect(q.sequence).toEqual(['prefer', 'package', 'manager', 'project', 'project']);
   });
 
+  it('keeps numbers whole: years, versions and counts are never folded', () => {
+    expect(normalizeToken('2022')).toBe('2022');
+    expect(normalizeToken('1990s')).toBe('1990s');
+    expect(normalizeToken('v2')).toBe('v2');
+    expect(surfaceForms('2022')).toEqual(['2022']);
+    expect(queryTerms('What happened in May 2022?').meaningful).toEqual(['happen', 'may', '2022']);
+  });
+
+  it('drops question words and every form of the auxiliaries, before folding', () => {
+    expect(queryTerms('When was that, what has he been doing, did she do it, who does?').meaningful).toEqual([]);
+    expect(queryTerms('When did his sister start doing pottery?').meaningful).toEqual(['sister', 'start', 'pottery']);
+  });
+
   it('treats Vietnamese stop-words as stop-words', () => {
     expect(queryTerms('tôi thích và của').meaningful).toEqual(['thích']);
   });

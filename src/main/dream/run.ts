@@ -127,11 +127,22 @@ export function pendingCounts(deps: Pick<DreamDeps, 'db' | 'wiki'>): { sessions:
 
 const PAGES_LISTED = 40;
 
-/** The LOG.md detail line naming the pages a run wrote (the window lists them). */
+/**
+ * The LOG.md detail line naming the pages a run wrote (the window lists them). Source pages are
+ * only counted: their names carry part of a session's id, and LOG.md is append-only, so a name
+ * written here would outlive a forget of that session.
+ */
 export function pagesLine(pages: string[]): string {
-  const sorted = [...pages].sort();
-  const shown = sorted.slice(0, PAGES_LISTED).join(', ');
-  return `- pages: ${shown}${sorted.length > PAGES_LISTED ? `, +${sorted.length - PAGES_LISTED} more` : ''}`;
+  const sources = pages.filter((p) => p.startsWith('sources/session-')).length;
+  const sorted = pages.filter((p) => !p.startsWith('sources/session-')).sort();
+  const named = sorted.slice(0, PAGES_LISTED);
+  const rest = sorted.length - named.length;
+  const parts = [
+    ...named,
+    ...(rest > 0 ? [`+${rest} more`] : []),
+    ...(sources > 0 ? [`${sources} session source page${sources === 1 ? '' : 's'}`] : []),
+  ];
+  return `- pages: ${parts.join(', ')}`;
 }
 
 /** Lints the wiki and writes LINT.md; never touches dream_log. */

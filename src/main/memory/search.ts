@@ -6,8 +6,8 @@ import type { Db } from '../store/db';
 import { resolveScopes, type SessionScopes } from './scope';
 import { searchFacts, recallQueryText } from './recall/search-facts';
 import { queryTerms, rawTokens, normalizeToken, type QueryTerms } from './recall/tokenize';
-import { lexicalMatch } from './recall/rank';
-import { findCandidates, prepared, scopeTag, type TaggedIndex } from './recall/fts';
+import { lexicalMatch, lexicalScore, termWeights, type LexicalMatch } from './recall/rank';
+import { rankDialogue } from './dialogue-search';
 import { parsePage } from '../wiki/front-matter';
 import { redactSecrets } from './secrets';
 import { messageRef } from './citations';
@@ -28,6 +28,8 @@ export interface SearchHit {
   snippet: string;
   score: number;
   citation: { sessionId?: string; messageId?: string; ref?: string; scope?: Scope; path?: string };
+  /** Dialogue hits: when the message was written (ISO-8601, UTC), for "when" questions. */
+  date?: string;
 }
 
 export interface SearchRequest {
@@ -99,7 +101,7 @@ function withLazySnippet(hit: Omit<SearchHit, 'snippet'>, make: () => string): S
 }
 
 // ---------------------------------------------------------------------------------------------
-// Legacy wiki pages (reference §6.2.2), read straight from <home>/wiki.
+// Legacy wiki pages, read straight from <home>/wiki.
 
 const CURATED_SECTIONS: Record<string, string> = {
   topics: 'topic',
@@ -147,23 +149,38 @@ function readPage(wikiDir: string, rel: string): string | null {
 const tokenSet = (text: string) => new Set(rawTokens(text).map(normalizeToken));
 const overlap = (terms: readonly string[], set: Set<string>) => terms.filter((t) => set.has(t)).length;
 
+interface WikiCandidate {
+  file: WikiFile;
+  page: ReturnType<typeof parsePage>;
+  match: LexicalMatch;
+}
+
+/**
+ * Wiki pages, ranked by BM25 over the visible pages (path and text as one field) with the
+ * original's field boosts for words in the path, description and tags. Weak evidence abstains:
+ * a page needs at least half the query's content words, and two of them for longer queries.
+ */
 function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef[]): SearchHit[] {
-  const meaningful = terms.meaningful;
-  // Weak evidence abstains: a page needs most of the query's content words (reference §6.2.2).
-  if (meaningful.length === 0) return [];
-  const query = meaningful;
-  const needed = meaningful.length <= 2 ? 1 : 2;
-  const hits: SearchHit[] = [];
-  for (const f of wikiFiles(wikiDir)) {
-    const raw = readPage(wikiDir, f.rel);
+  const query = terms.meaningful;
+  if (query.length === 0) return [];
+  const needed = query.length <= 2 ? 1 : 2;
+  const pages: WikiCandidate[] = [];
+  for (const file of wikiFiles(wikiDir)) {
+    const raw = readPage(wikiDir, file.rel);
     if (raw === null || raw.trim() === '') continue;
     const page = parsePage(raw);
     if (!pageVisibleTo(page.meta.scopes, visible)) continue;
-    const m = lexicalMatch(`${f.rel}\n${raw}`, query);
-    if (m.base <= 0 || m.matched.length < needed || m.coverage < 0.5) continue;
+    pages.push({ file, page, match: lexicalMatch(`${file.rel}\n${raw}`, query) });
+  }
+  const documentFrequency = new Map(query.map((q) => [q, pages.filter((p) => p.match.counts.get(q)).length]));
+  const averageLength = pages.reduce((n, p) => n + p.match.length, 0) / Math.max(1, pages.length);
+  const weights = termWeights(documentFrequency, pages.length, averageLength);
+  const hits: SearchHit[] = [];
+  for (const { file, page, match: m } of pages) {
+    if (m.overlap <= 0 || m.matched.length < needed || m.coverage < 0.5) continue;
     const rerank =
       1 +
-      0.12 * overlap(query, tokenSet(f.rel)) +
+      0.12 * overlap(query, tokenSet(file.rel)) +
       0.15 * overlap(query, tokenSet(page.meta.description ?? '')) +
       0.2 * overlap(query, new Set(page.meta.tags.flatMap((t) => rawTokens(t).map(normalizeToken)))) +
       0.5 * m.coverage;
@@ -171,12 +188,12 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
       withLazySnippet(
         {
           source: 'wiki',
-          ref: f.ref,
-          title: page.meta.description ?? f.rel,
-          score: m.base * rerank,
-          citation: { path: f.rel },
+          ref: file.ref,
+          title: page.meta.description ?? file.rel,
+          score: lexicalScore(m, weights) * rerank,
+          citation: { path: file.rel },
         },
-        () => excerpt(page.body, meaningful),
+        () => excerpt(page.body, query),
       ),
     );
   }
@@ -184,82 +201,29 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
 }
 
 // ---------------------------------------------------------------------------------------------
-// Scoped dialogue evidence (reference §6.2.3 with C2).
-
-const DIALOGUE_INDEX: TaggedIndex = {
-  table: 'session_messages_fts',
-  tagColumn: 'tags',
-  textColumn: 'content',
-  newestFirst: 'ASC',
-};
-const DIALOGUE_CANDIDATES = { perTermCap: 60, deepCap: 300, maxTerms: 5 };
-
-/**
- * The tags a session's dialogue search may read: its owner's whole team, plus the sessions of
- * the owner's project, else of its normalized workspace, else of its Work folder.
- */
-export function dialogueTags(scopes: SessionScopes): string[] {
-  const o = scopes.owner;
-  const tags = [scopeTag('o', o.id)];
-  if (o.projectId) tags.push(scopeTag('p', o.projectId));
-  else if (o.workspace) tags.push(scopeTag('w', o.workspace));
-  else if (o.folderId) tags.push(scopeTag('f', o.folderId));
-  return tags;
-}
-
-interface DialogueRow {
-  rowid: number;
-  id: string;
-  session_id: string;
-  project_id: string | null;
-  workspace: string | null;
-  folder_id: string | null;
-  role: string;
-  content: string;
-  title: string | null;
-  agent_name: string | null;
-}
+// Scoped dialogue evidence: the turns of the session's own team and of its project, else its
+// workspace, else its Work folder (see dialogue-search.ts for the ranking).
 
 function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchHit[] {
   const query = terms.meaningful.length ? terms.meaningful : terms.all;
-  if (query.length === 0) return [];
-  const candidates = findCandidates(db, DIALOGUE_INDEX, dialogueTags(scopes), query, DIALOGUE_CANDIDATES);
-  if (candidates.rowids.length === 0) return [];
-  // The index holds only eligible rows; the same exclusions are checked again here, in SQL.
-  const rows = prepared(
-    db,
-    `SELECT m.rowid, m.id, m.session_id, m.role, m.content, s.title, s.agent_name, s.project_id, s.workspace, s.folder_id
-       FROM dialogue_index_rows r
-       JOIN session_messages m ON m.id = r.message_id
-       JOIN sessions s ON s.id = m.session_id
-       WHERE r.rowid IN (SELECT value FROM json_each(?))
-         AND m.role IN ('user', 'assistant') AND m.hidden = 0 AND m.side_chat_context = 0
-         AND m.tool_call_round = 0 AND m.compacted = 0 AND (m.system_generated = 0 OR m.is_summary = 1)
-         AND m.model_context IS NULL`,
-  ).all(JSON.stringify(candidates.rowids)) as DialogueRow[];
-  const hits: SearchHit[] = [];
-  for (const r of rows) {
+  return rankDialogue(db, scopes, query).map(({ turn, score }) => {
     // Never the session id as a fallback name: a title is shown to agents outside the session's team.
-    const name = r.title || r.agent_name || 'untitled session';
-    const m = lexicalMatch(`${name}\n${r.role}\n${r.content}`, query);
-    if (m.base <= 0) continue;
-    hits.push(
-      withLazySnippet(
-        {
-          source: 'dialogue',
-          ref: `message:${r.id}`,
-          title: `${redactSecrets(name).text} (${r.role})`,
-          score: m.base,
-          citation: {
-            sessionId: r.session_id,
-            messageId: r.id,
-            ref: messageRef(db, r.rowid, { sessionId: r.session_id, messageId: r.id }),
-            scope: r.project_id ? 'project' : r.workspace ? 'workspace' : r.folder_id ? 'folder' : 'session',
-          },
+    const name = turn.title || turn.agent_name || 'untitled session';
+    return withLazySnippet(
+      {
+        source: 'dialogue',
+        ref: `message:${turn.id}`,
+        title: `${redactSecrets(name).text} (${turn.role})`,
+        score,
+        citation: {
+          sessionId: turn.session_id,
+          messageId: turn.id,
+          ref: messageRef(db, turn.message_rowid, { sessionId: turn.session_id, messageId: turn.id }),
+          scope: turn.project_id ? 'project' : turn.workspace ? 'workspace' : turn.folder_id ? 'folder' : 'session',
         },
-        () => excerpt(r.content, query),
-      ),
+        date: new Date(turn.created_at).toISOString(),
+      },
+      () => excerpt(turn.content, query),
     );
-  }
-  return hits;
+  });
 }

@@ -35,6 +35,9 @@ function applyPragmas(db: Db): void {
 export function openWriter(file: string, options: OpenDatabaseOptions = {}): Db {
   const db = new Database(file, { nativeBinding: options.nativeBinding ?? defaultNativeBinding });
   try {
+    // Before anything that locks: a second process opening a new home at the same moment waits
+    // for the first (switching a new file to WAL takes a lock) instead of failing at once.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     applyPragmas(db);
     // Checkpoint every ~40 MB of WAL instead of every 4 MB: hot index pages rewritten by many

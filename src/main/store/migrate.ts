@@ -31,17 +31,24 @@ export function migrate(db: Database.Database, list: Migration[] = migrations): 
     );
   }
   const ran: number[] = [];
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.up);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        Date.now(),
-      );
-    }).immediate();
-    ran.push(m.version);
+    // Two processes opening a new home at once both find the migration pending; the second one
+    // to get the write lock finds it applied and skips it.
+    const done = db
+      .transaction(() => {
+        if (isApplied.get(m.version)) return false;
+        db.exec(m.up);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          m.version,
+          m.name,
+          Date.now(),
+        );
+        return true;
+      })
+      .immediate();
+    if (done) ran.push(m.version);
   }
   return ran;
 }

@@ -48,6 +48,10 @@ export const searchHit = z.object({
     scope: scope.optional(),
     path: z.string().optional(),
   }),
+  date: z
+    .string()
+    .optional()
+    .describe('Dialogue hits: when the message was written (ISO-8601, UTC), so "when" questions can be answered.'),
 });
 
 const queryText = (max: number) =>

@@ -8,16 +8,19 @@ import { surfaceForms } from './tokenize';
  * the raw surface forms the index holds. Every lookup walks newest first: the fact index's
  * rowids count up (a fact's seq, migration 050), the dialogue index's count down (migration 021).
  *
- *  1. One capped lookup per term, so a rare term's rows are never crowded out by a common
- *     term's. A term that returns fewer rows than the cap has returned all of its rows in these
- *     scopes, so every fact holding every term is already among them.
- *  2. When every term filled its cap (all are common here), the sparsest of them (the one whose
- *     cap reached furthest back) is read deeper, so facts holding all the terms are found among
+ *  1. One capped lookup per term (at most `maxTerms` of them), so a rare term's rows are never
+ *     crowded out by a common term's. A term that returns fewer rows than the cap has returned
+ *     all of its rows in these scopes: its count is its exact document frequency there, read
+ *     from the index at the price of at most `perTermCap` rowids.
+ *  2. Rarest first: the rows join the candidates term by term in ascending document frequency,
+ *     until `budget` rows are in. The rare words of a query (the ones that find the evidence)
+ *     always bring all their rows; a common word fills what is left.
+ *  3. When every term filled its cap (all are common here), the sparsest of them (the one whose
+ *     cap reached furthest back) is read deeper, so texts holding all the terms are found among
  *     its newest `deepCap` rows without intersecting long posting lists inside FTS5 (an AND of
- *     common terms walks every row of the scopes: the slow path at 1M facts).
+ *     common terms walks every row of the scopes: the slow path at 1M rows).
  *
- * The union is at most `perTermCap × terms + deepCap` rows, whatever the index size. A per-term
- * count below its cap is that term's exact document frequency within the scopes.
+ * The candidates are at most `budget + deepCap` rows, whatever the index size.
  */
 export interface TaggedIndex {
   table: string;
@@ -30,14 +33,20 @@ export interface TaggedIndex {
 export interface CandidateOptions {
   perTermCap: number;
   deepCap: number;
-  /** The most distinctive (longest) terms used for retrieval; ranking still sees every term. */
+  /** Terms looked up at most; a longer query keeps its longest words for the lookups. */
   maxTerms: number;
+  /** Rows taken from the per-term lookups, rarest term first. */
+  budget: number;
 }
 
 export interface Candidates {
   rowids: number[];
-  /** Term -> rows found for it (exact when below perTermCap). */
+  /** Term -> rows found for it (its exact document frequency in the scopes when below perTermCap). */
   termHits: Map<string, number>;
+  /** Term -> the rowids found for it, newest first. */
+  termRows: Map<string, number[]>;
+  /** The terms whose lookup returned every row they have in the scopes (it stopped below its cap). */
+  complete: Set<string>;
   perTermCap: number;
 }
 
@@ -46,11 +55,12 @@ export const scopeTag = (prefix: string, value: string): string => prefix + Buff
 
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
-export function retrievalTerms(terms: readonly string[], max: number): string[] {
+/** The terms to look up: all of them, or for a very long query its `max` longest. */
+export function lookupTerms(terms: readonly string[], max: number): string[] {
+  if (terms.length <= max) return [...terms];
   return [...terms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, max);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyStatement = Statement<any[]>;
 const statementCache = new WeakMap<Db, Map<string, AnyStatement>>();
 
@@ -63,6 +73,8 @@ export function prepared(db: Db, sql: string): AnyStatement {
   return s;
 }
 
+type Lookup = { term: string; rows: number[]; reach: number };
+
 export function findCandidates(
   db: Db,
   index: TaggedIndex,
@@ -70,34 +82,51 @@ export function findCandidates(
   terms: readonly string[],
   options: CandidateOptions,
 ): Candidates {
-  const result: Candidates = { rowids: [], termHits: new Map(), perTermCap: options.perTermCap };
-  const chosen = retrievalTerms(terms, options.maxTerms);
+  const result: Candidates = {
+    rowids: [],
+    termHits: new Map(),
+    termRows: new Map(),
+    complete: new Set(),
+    perTermCap: options.perTermCap,
+  };
+  const chosen = lookupTerms(terms, options.maxTerms);
   if (tags.length === 0 || chosen.length === 0) return result;
   const tagExpr = `${index.tagColumn} : (${tags.map(quote).join(' OR ')})`;
-  const groups = chosen.map((t) => `${index.textColumn} : (${surfaceForms(t).map(quote).join(' OR ')})`);
+  const match = (t: string) => `${tagExpr} AND ${index.textColumn} : (${surfaceForms(t).map(quote).join(' OR ')})`;
   const sql = (cap: number) =>
     `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`;
-  const seen = new Set<number>();
-  const add = (rows: { rowid: number }[]) => {
-    for (const r of rows) if (!seen.has(r.rowid)) (seen.add(r.rowid), result.rowids.push(r.rowid));
-  };
-  let sparsest = -1;
-  let reach = -Infinity;
-  let allCapped = true;
-  chosen.forEach((term, i) => {
-    const rows = prepared(db, sql(options.perTermCap)).all(`${tagExpr} AND ${groups[i]}`) as { rowid: number }[];
-    add(rows);
-    result.termHits.set(term, rows.length);
-    if (rows.length < options.perTermCap) allCapped = false;
-    const last = rows.at(-1)?.rowid;
+  const lookups: Lookup[] = chosen.map((term) => {
+    const rows = (prepared(db, sql(options.perTermCap)).all(match(term)) as { rowid: number }[]).map((r) => r.rowid);
+    const last = rows.at(-1);
     // How far back in time this term's cap reached: the larger, the sparser the term here.
-    const back = last === undefined ? -Infinity : index.newestFirst === 'ASC' ? last : -last;
-    if (back > reach) ((reach = back), (sparsest = i));
+    const reach = last === undefined ? -Infinity : index.newestFirst === 'ASC' ? last : -last;
+    return { term, rows, reach };
   });
-  if (allCapped && sparsest >= 0 && options.deepCap > options.perTermCap) {
-    const deep = prepared(db, sql(options.deepCap)).all(`${tagExpr} AND ${groups[sparsest]}`) as { rowid: number }[];
-    add(deep);
-    result.termHits.set(chosen[sparsest]!, deep.length);
+  const seen = new Set<number>();
+  const add = (rows: readonly number[], budget: number) => {
+    for (const r of rows) {
+      if (result.rowids.length >= budget) return;
+      if (seen.has(r)) continue;
+      seen.add(r);
+      result.rowids.push(r);
+    }
+  };
+  lookups.sort((a, b) => a.rows.length - b.rows.length || b.reach - a.reach || (a.term < b.term ? -1 : 1));
+  for (const l of lookups) {
+    result.termHits.set(l.term, l.rows.length);
+    result.termRows.set(l.term, l.rows);
+    if (l.rows.length < options.perTermCap) result.complete.add(l.term);
+    add(l.rows, options.budget);
+  }
+  const sparsest = lookups[0]!;
+  if (sparsest.rows.length >= options.perTermCap && options.deepCap > options.perTermCap) {
+    const deep = (prepared(db, sql(options.deepCap)).all(match(sparsest.term)) as { rowid: number }[]).map(
+      (r) => r.rowid,
+    );
+    add(deep, options.budget + options.deepCap);
+    result.termHits.set(sparsest.term, deep.length);
+    result.termRows.set(sparsest.term, deep);
+    if (deep.length < options.deepCap) result.complete.add(sparsest.term);
   }
   return result;
 }

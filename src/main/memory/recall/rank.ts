@@ -2,29 +2,41 @@ import type { Confidence, Scope } from '../../../shared/domain';
 import { STOP_WORDS, rawTokens, normalizeToken } from './tokenize';
 
 /**
- * Ranking of recall and memory_search facts.
+ * Term weighting shared by every lexical search (facts, wiki pages, dialogue): Okapi BM25.
  *
- *   score = lexical × scopeWeight × confidenceWeight × reinforcementWeight
+ *   idf(q)     = ln(1 + (N − df + 0.5) ÷ (df + 0.5))        N = documents the caller can see,
+ *                                                           df = those holding q
+ *   sat(tf, ℓ) = tf · (k1 + 1) ÷ (tf + k1 · (1 − b + b · ℓ ÷ avgℓ))     k1 = 1.2, b = 0.75,
+ *                                                           ℓ = content words (no stop-words)
+ *   bm25       = Σ over query terms q of w(q) · sat(tf(q), ℓ)           w(q) = idf(q) unless a
+ *                                                                       caller damps it further
+ *   coverage_w = Σ w(q) over the terms the text holds ÷ Σ w(q) over all query terms
  *
- *   lexical   = base × (1 + 0.5 · phrase) × (1 + 0.5 · bm25n)
- *   base      = overlap × coverage ÷ ln(|T| + 10)                       (reference §5.2)
- *               overlap  = Σ over query terms q of count(q in T)
- *               coverage = (query terms present in T) ÷ |Q|
- *   phrase    = longest run of consecutive query words found contiguously in the fact, ÷ |Q|,
- *               counted only from two words up (0 otherwise); 1 = the whole query as a phrase
- *   bm25n     = bm25 ÷ (bm25 + 1), the Okapi BM25 of the fact (k1 = 1.2, b = 0.75), squashed
- *               into [0, 1). Its IDF is taken over the facts the session can see:
- *               idf(q) = ln(1 + (N − df + 0.5) ÷ (df + 0.5)), N = visible facts, df = visible
- *               facts holding q (counted up to the candidate cap)
+ * A rare word therefore outweighs any number of common ones, and a text that holds the rare words
+ * of the query outranks one that repeats a common word or a name. The original scored
+ * overlap × coverage ÷ ln(length + 10) with every word weighing the same, so a short turn that
+ * only named the other speaker beat the long one holding the question's one rare word.
+ *
+ * Facts (recall and memory_search) then keep the original's order of signals: exact lexical
+ * evidence first, then scope, confidence and reinforcement.
+ *
+ *   score    = lexical × scopeWeight × confidenceWeight × reinforcementWeight
+ *   lexical  = bm25 × (1 + coverage_w) × (1 + 0.5 · phrase)
+ *   phrase   = longest run of consecutive query words found contiguously in the fact, ÷ |Q|,
+ *              counted from two words up (0 otherwise); 1 = the whole query as a phrase
  *   scopeWeight         session 1.35 · project 1.30 · workspace 1.20 · folder 1.15 · user 1.00
  *   confidenceWeight    high 1.10 · medium 1.00 · low 0.70
  *   reinforcementWeight min(1.20, 1 + 0.03 · ln(1 + max(1, reinforcement)))
  *
- * Exact evidence dominates: the phrase and BM25 factors can each add up to 50%, scope at most
- * 35%, while reinforcement has diminishing returns and is capped at +20%, so many supporting
- * sessions never lift a partial match over an exact one. Ties break on the fact id.
- * T = the fact's normalized tokens, Q = the query terms.
+ * Exact evidence dominates: holding every weighted query word doubles the lexical score and the
+ * whole phrase adds half, scope adds at most 35%, and reinforcement has diminishing returns capped
+ * at +20%, so many supporting sessions never lift a partial match over a full one. Ties break on
+ * the fact id.
  */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+const PHRASE_BOOST = 0.5;
+
 export const SCOPE_WEIGHT: Record<Scope, number> = {
   session: 1.35,
   project: 1.3,
@@ -38,22 +50,32 @@ export const CONFIDENCE_WEIGHT: Record<Confidence, number> = { high: 1.1, medium
 export const reinforcementWeight = (reinforcement: number): number =>
   Math.min(1.2, 1 + Math.log(1 + Math.max(1, reinforcement)) * 0.03);
 
-const K1 = 1.2;
-const B = 0.75;
+/** BM25's inverse document frequency; df is clamped into [0, N]. */
+export function inverseDocumentFrequency(df: number, documents: number): number {
+  const n = Math.max(documents, 1);
+  const d = Math.min(Math.max(df, 0), n);
+  return Math.log(1 + (n - d + 0.5) / (d + 0.5));
+}
+
+/** BM25's saturated, length-normalized term frequency. */
+export function saturation(tf: number, length: number, averageLength: number): number {
+  if (tf <= 0) return 0;
+  const norm = 1 - BM25_B + (BM25_B * length) / Math.max(averageLength, 1);
+  return (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * norm);
+}
 
 export interface LexicalMatch {
-  base: number;
   coverage: number;
   overlap: number;
   matched: string[];
-  /** Token count of the text. */
+  /** Content words in the text (stop-words do not lengthen it). */
   length: number;
   /** Query term -> occurrences in the text. */
   counts: Map<string, number>;
   phrase: number;
 }
 
-/** Counts of each query term in the text's normalized tokens, and the base score (§5.2). */
+/** Counts of each query term in the text's normalized tokens, coverage and the phrase run. */
 export function lexicalMatch(text: string, query: readonly string[], sequence: readonly string[] = []): LexicalMatch {
   const raw = rawTokens(text);
   const tokens = raw.map(normalizeToken);
@@ -70,17 +92,11 @@ export function lexicalMatch(text: string, query: readonly string[], sequence: r
     if (c > 0) matched.push(q);
   }
   const coverage = query.length ? matched.length / query.length : 0;
-  const base = query.length && tokens.length ? (overlap * coverage) / Math.log(tokens.length + 10) : 0;
   // The phrase is compared without stop-words on either side, as the query's sequence is.
-  const run =
-    sequence.length >= 2 && matched.length >= 2
-      ? phraseRun(
-          tokens.filter((_, i) => !STOP_WORDS.has(raw[i]!)),
-          sequence,
-        )
-      : 0;
+  const content = tokens.filter((_, i) => !STOP_WORDS.has(raw[i]!));
+  const run = sequence.length >= 2 && matched.length >= 2 ? phraseRun(content, sequence) : 0;
   const phrase = run >= 2 ? run / sequence.length : 0;
-  return { base, coverage, overlap, matched: matched.sort(), length: tokens.length, counts, phrase };
+  return { coverage, overlap, matched: matched.sort(), length: content.length, counts, phrase };
 }
 
 /** Longest run of consecutive query tokens that appears contiguously in the text. */
@@ -101,45 +117,57 @@ export function phraseRun(text: readonly string[], query: readonly string[]): nu
   return best;
 }
 
-export interface CollectionStats {
-  /** Facts visible to the session (N). */
-  documents: number;
-  /** Query term -> visible facts holding it (df). */
-  documentFrequency: Map<string, number>;
+/** Per-term weights (idf, possibly damped) and the collection's average text length. */
+export interface TermWeights {
+  weight: Map<string, number>;
   averageLength: number;
 }
 
-export function bm25(match: LexicalMatch, stats: CollectionStats): number {
-  const n = Math.max(stats.documents, 1);
-  const avg = Math.max(stats.averageLength, 1);
+/** Term weights from document frequencies over `documents` visible texts. */
+export function termWeights(
+  documentFrequency: ReadonlyMap<string, number>,
+  documents: number,
+  averageLength: number,
+): TermWeights {
+  const weight = new Map<string, number>();
+  for (const [q, df] of documentFrequency) weight.set(q, inverseDocumentFrequency(df, documents));
+  return { weight, averageLength };
+}
+
+export function bm25(counts: ReadonlyMap<string, number>, length: number, weights: TermWeights): number {
   let score = 0;
-  for (const [q, tf] of match.counts) {
-    if (tf === 0) continue;
-    const df = Math.min(stats.documentFrequency.get(q) ?? 1, n);
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * match.length) / avg));
+  for (const [q, tf] of counts) {
+    if (tf > 0) score += (weights.weight.get(q) ?? 0) * saturation(tf, length, weights.averageLength);
   }
   return score;
 }
 
+/** The share of the query's total weight held by the terms the text contains. */
+export function weightedCoverage(counts: ReadonlyMap<string, number>, weights: TermWeights): number {
+  let held = 0;
+  let total = 0;
+  for (const [q, w] of weights.weight) {
+    total += w;
+    if ((counts.get(q) ?? 0) > 0) held += w;
+  }
+  return total > 0 ? held / total : 0;
+}
+
+export function lexicalScore(match: LexicalMatch, weights: TermWeights): number {
+  return (
+    bm25(match.counts, match.length, weights) *
+    (1 + weightedCoverage(match.counts, weights)) *
+    (1 + PHRASE_BOOST * match.phrase)
+  );
+}
+
 export interface RankInput {
-  match: LexicalMatch;
+  lexical: number;
   scope: Scope;
   confidence: Confidence;
   reinforcement: number;
-  bm25: number;
-}
-
-export function lexicalScore(match: LexicalMatch, bm25Score: number): number {
-  const bm25n = bm25Score / (bm25Score + 1);
-  return match.base * (1 + 0.5 * match.phrase) * (1 + 0.5 * bm25n);
 }
 
 export function finalScore(r: RankInput): number {
-  return (
-    lexicalScore(r.match, r.bm25) *
-    SCOPE_WEIGHT[r.scope] *
-    CONFIDENCE_WEIGHT[r.confidence] *
-    reinforcementWeight(r.reinforcement)
-  );
+  return r.lexical * SCOPE_WEIGHT[r.scope] * CONFIDENCE_WEIGHT[r.confidence] * reinforcementWeight(r.reinforcement);
 }

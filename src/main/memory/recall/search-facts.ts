@@ -6,7 +6,7 @@ import { getSession } from '../../store/sessions';
 import { evidenceRef } from '../citations';
 import { FILLER_WORDS, queryTerms } from './tokenize';
 import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
-import { bm25, finalScore, lexicalMatch, type LexicalMatch } from './rank';
+import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { RECALLABLE, withPinned } from './pinned';
 
 /** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
@@ -58,8 +58,8 @@ const FACT_INDEX: TaggedIndex = {
 };
 export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
 
-/** Candidate caps: at most 380 rows to rank (the reference ranks the 500 newest, C15). */
-const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 6 };
+/** Candidate caps: at most 380 rows to rank (the original ranked its 500 newest facts). */
+const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 8, budget: 180 };
 
 type FactRow = Pick<
   StoredFact,
@@ -109,36 +109,23 @@ export function searchFacts(
 
   const documents = visibleFactCount(db, scopes);
   const matches = rows.map((r) => [r, lexicalMatch(r.text, query, terms.sequence)] as const);
-  const documentFrequency = new Map<string, number>();
-  for (const q of query) {
-    const counted = matches.reduce((n, [, m]) => n + ((m.counts.get(q) ?? 0) > 0 ? 1 : 0), 0);
-    documentFrequency.set(q, Math.max(counted, candidates.termHits.get(q) ?? 0));
-  }
-  const averageLength = matches.length ? matches.reduce((n, [, m]) => n + m.length, 0) / matches.length : 1;
+  const weights = factTermWeights(
+    query,
+    matches.map(([, m]) => m),
+    candidates.termHits,
+    documents,
+  );
 
   const ranked: RankedFact[] = [];
   for (const [r, m] of matches) {
     if (!keep(m, options.mode)) continue;
     const score = finalScore({
-      match: m,
+      lexical: lexicalScore(m, weights),
       scope: r.scope,
       confidence: r.confidence,
       reinforcement: r.reinforcement,
-      bm25: bm25(m, { documents, documentFrequency, averageLength }),
     });
-    ranked.push({
-      id: r.id,
-      scope: r.scope,
-      scopeKey: r.scope_key,
-      kind: r.kind,
-      text: r.text,
-      confidence: r.confidence,
-      reinforcement: r.reinforcement,
-      score,
-      coverage: m.coverage,
-      matched: m.matched,
-      citation: { sessionId: null, messageId: null, ref: null, inTeam: false },
-    });
+    ranked.push(rankedFact(r, m, score));
   }
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const top = ranked.slice(0, options.limit);
@@ -147,8 +134,43 @@ export function searchFacts(
   return { facts: top, abstained: false, reason: null };
 }
 
+/**
+ * idf over the visible facts: a term's document frequency is its count in the index lookup
+ * (exact below the cap), or the candidates holding it when that is more.
+ */
+function factTermWeights(
+  query: readonly string[],
+  matches: readonly LexicalMatch[],
+  termHits: ReadonlyMap<string, number>,
+  documents: number,
+): TermWeights {
+  const documentFrequency = new Map<string, number>();
+  for (const q of query) {
+    const counted = matches.reduce((n, m) => n + ((m.counts.get(q) ?? 0) > 0 ? 1 : 0), 0);
+    documentFrequency.set(q, Math.max(counted, termHits.get(q) ?? 0));
+  }
+  const averageLength = matches.length ? matches.reduce((n, m) => n + m.length, 0) / matches.length : 1;
+  return termWeights(documentFrequency, documents, averageLength);
+}
+
+function rankedFact(r: FactRow, m: LexicalMatch, score: number): RankedFact {
+  return {
+    id: r.id,
+    scope: r.scope,
+    scopeKey: r.scope_key,
+    kind: r.kind,
+    text: r.text,
+    confidence: r.confidence,
+    reinforcement: r.reinforcement,
+    score,
+    coverage: m.coverage,
+    matched: m.matched,
+    citation: { sessionId: null, messageId: null, ref: null, inTeam: false },
+  };
+}
+
 function keep(m: LexicalMatch, mode: RecallMode): boolean {
-  if (m.base <= 0) return false;
+  if (m.overlap <= 0) return false;
   return mode === 'explicit' || m.coverage >= 0.5;
 }
 

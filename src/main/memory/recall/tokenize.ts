@@ -1,5 +1,5 @@
 /**
- * The one tokenizer every lexical search shares (reference §5.2): recall, memory_search over
+ * The one tokenizer every lexical search shares: recall, memory_search over
  * facts, wiki pages and dialogue.
  *
  * Tokens are maximal runs of Unicode letters and digits in the NFC, lower-cased text; the
@@ -9,11 +9,33 @@
  */
 const TOKEN = /[\p{L}\p{N}]+/gu;
 
+/**
+ * Words that never decide a hit: English function words (the common NLTK list, with question
+ * words, auxiliaries in every form — do, does, did, doing, done — and the clitic pieces the
+ * tokenizer leaves behind: I'm -> i, m; don't -> don, t), and Vietnamese function words. They are
+ * judged on the raw token, before folding, so every inflection a stop-word has is listed here.
+ */
 // prettier-ignore
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  // English
-  'a', 'an', 'and', 'are', 'be', 'did', 'do', 'does', 'for', 'how', 'in', 'is', 'me', 'my', 'of', 's',
-  'should', 'the', 'to', 'what', 'which', 'with', 'you',
+  // English: pronouns and determiners
+  'i', 'me', 'my', 'myself', 'we', 'our', 'ours', 'ourselves', 'you', 'your', 'yours', 'yourself',
+  'yourselves', 'he', 'him', 'his', 'himself', 'she', 'her', 'hers', 'herself', 'it', 'its', 'itself',
+  'they', 'them', 'their', 'theirs', 'themselves', 'this', 'that', 'these', 'those', 'a', 'an', 'the',
+  'some', 'any', 'each', 'both', 'all', 'few', 'more', 'most', 'other', 'such', 'own', 'same',
+  // question words
+  'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how',
+  // auxiliaries and modals, every form
+  'am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'have', 'has', 'had', 'having', 'do', 'does',
+  'did', 'doing', 'done', 'can', 'could', 'will', 'would', 'shall', 'should', 'might', 'must',
+  // conjunctions, prepositions, adverbs of degree
+  'and', 'but', 'if', 'or', 'because', 'as', 'until', 'while', 'of', 'at', 'by', 'for', 'with', 'about',
+  'against', 'between', 'into', 'through', 'during', 'before', 'after', 'above', 'below', 'to', 'from',
+  'up', 'down', 'in', 'out', 'on', 'off', 'over', 'under', 'again', 'further', 'then', 'once', 'here',
+  'there', 'nor', 'not', 'only', 'so', 'than', 'too', 'very', 'just', 'now', 'also',
+  // clitic pieces: I'm, you're, we've, they'll, I'd, it's, don't, didn't ...
+  's', 't', 'd', 'll', 'm', 'o', 're', 've', 'y', 'don', 'ain', 'aren', 'couldn', 'didn', 'doesn',
+  'hadn', 'hasn', 'haven', 'isn', 'ma', 'mightn', 'mustn', 'needn', 'shan', 'shouldn', 'wasn', 'weren',
+  'wouldn', // not 'won': it is far more often the verb than a piece of won't
   // Vietnamese
   'các', 'cho', 'của', 'đã', 'được', 'hãy', 'không', 'là', 'một', 'nào', 'những', 'thế', 'thì', 'tôi',
   'trong', 'và', 'về', 'với',
@@ -35,8 +57,12 @@ export function rawTokens(text: string): string[] {
   return text.normalize('NFC').toLowerCase().match(TOKEN) ?? [];
 }
 
+/** A token holding a digit (a year, a version, a count) is kept whole: "2022" must not fold to "202". */
+const HAS_DIGIT = /\p{N}/u;
+
 /**
- * Light suffix folding so inflections meet (reference §5.2, in this order):
+ * Light suffix folding so inflections meet (the original's rules, in this order), for words only
+ * (tokens with a digit are never folded):
  * 1. length > 4 and ends in `ies` -> `y`, and stop;
  * 2. else length > 4 and ends in `ing` -> drop it;
  * 3. else length > 3 and ends in `ed` -> drop it;
@@ -45,6 +71,7 @@ export function rawTokens(text: string): string[] {
  * running -> run, preferences -> preference, passed -> pas.
  */
 export function normalizeToken(token: string): string {
+  if (HAS_DIGIT.test(token)) return token;
   let t = token;
   if (t.length > 4 && t.endsWith('ies')) return t.slice(0, -3) + 'y';
   if (t.length > 4 && t.endsWith('ing')) t = t.slice(0, -3);
@@ -88,6 +115,7 @@ export function queryTerms(text: string): QueryTerms {
  * holds raw tokens. At most nine candidates, each checked by running normalizeToken on it.
  */
 export function surfaceForms(term: string): string[] {
+  if (HAS_DIGIT.test(term)) return [term];
   const out = new Set<string>();
   const consider = (raw: string) => {
     if (normalizeToken(raw) === term) out.add(raw);

@@ -1,0 +1,111 @@
+import type { Db } from './db';
+import type { SessionRecord } from '../../shared/schemas';
+import { prepared } from '../memory/recall/fts';
+
+/**
+ * The reads behind memory_search over dialogue: the indexed turns a candidate lookup found,
+ * a turn's neighbours in its session, and the sessions the search may read (for collection
+ * statistics). Read-only; every query is served by an index.
+ */
+
+/** What is indexed as dialogue evidence (migration 021), checked again on every read. */
+const ELIGIBLE = `m.role IN ('user', 'assistant') AND m.hidden = 0 AND m.side_chat_context = 0
+  AND m.tool_call_round = 0 AND m.compacted = 0 AND (m.system_generated = 0 OR m.is_summary = 1)
+  AND m.model_context IS NULL`;
+
+export interface DialogueTurn {
+  /** The dialogue index rowid (0 for a neighbour read straight from session_messages). */
+  rowid: number;
+  id: string;
+  session_id: string;
+  seq: number;
+  role: string;
+  content: string;
+  created_at: number;
+  title: string | null;
+  agent_name: string | null;
+  /** The message's rowid in session_messages (what an opaque citation ref names). */
+  message_rowid: number;
+  /** The session's context: which scope a hit is cited under. */
+  project_id: string | null;
+  workspace: string | null;
+  folder_id: string | null;
+}
+
+const TURN_COLUMNS =
+  'm.rowid AS message_rowid, m.id, m.session_id, m.seq, m.role, m.content, m.created_at, s.title, s.agent_name, s.project_id, s.workspace, s.folder_id';
+
+/** The eligible turns behind a set of dialogue index rowids. */
+export function turnsByRowid(db: Db, rowids: readonly number[]): DialogueTurn[] {
+  if (rowids.length === 0) return [];
+  return prepared(
+    db,
+    `SELECT r.rowid AS rowid, ${TURN_COLUMNS}
+       FROM dialogue_index_rows r
+       JOIN session_messages m ON m.id = r.message_id
+       JOIN sessions s ON s.id = m.session_id
+       WHERE r.rowid IN (SELECT value FROM json_each(?)) AND ${ELIGIBLE}`,
+  ).all(JSON.stringify(rowids)) as DialogueTurn[];
+}
+
+export interface TurnContext {
+  previous: DialogueTurn | null;
+  next: DialogueTurn | null;
+}
+
+/**
+ * Each turn's nearest eligible turn before and after it in the same session (tool rows and
+ * tool-call rounds in between are skipped). Two index probes per turn, each stopping at the first
+ * eligible row: cheaper than one batched query, which must read every row within a fixed reach.
+ */
+export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<string, TurnContext> {
+  const side = (op: '<' | '>', order: 'DESC' | 'ASC') =>
+    prepared(
+      db,
+      `SELECT 0 AS rowid, ${TURN_COLUMNS}
+         FROM session_messages m JOIN sessions s ON s.id = m.session_id
+         WHERE m.session_id = ? AND m.seq ${op} ? AND ${ELIGIBLE}
+         ORDER BY m.seq ${order} LIMIT 1`,
+    );
+  const before = side('<', 'DESC');
+  const after = side('>', 'ASC');
+  const out = new Map<string, TurnContext>();
+  for (const t of turns) {
+    out.set(t.id, {
+      previous: (before.get(t.session_id, t.seq) as DialogueTurn | undefined) ?? null,
+      next: (after.get(t.session_id, t.seq) as DialogueTurn | undefined) ?? null,
+    });
+  }
+  return out;
+}
+
+export interface ScopeSession {
+  id: string;
+  created_at: number;
+  /** Messages written in the session (its last seq): the size of its share of the collection. */
+  messages: number;
+}
+
+/**
+ * The sessions whose dialogue a search from `owner` may read: the owner's team, plus the sessions
+ * of its project, else of its workspace, else of its Work folder (the same rule as the index tags).
+ * Each session's size comes from its last seq, one index probe, so this costs a probe per session
+ * rather than a scan of the messages.
+ */
+export function scopeSessions(db: Db, owner: SessionRecord): ScopeSession[] {
+  const cols = `s.id, s.created_at, COALESCE((SELECT max(seq) FROM session_messages WHERE session_id = s.id), 0) AS messages`;
+  const team = `SELECT ${cols} FROM sessions s WHERE s.id = @owner
+    UNION SELECT ${cols} FROM sessions s WHERE s.parent_session_id = @owner`;
+  const [column, key] = owner.projectId
+    ? ['project_id', owner.projectId]
+    : owner.workspace
+      ? ['workspace', owner.workspace]
+      : owner.folderId
+        ? ['folder_id', owner.folderId]
+        : [null, null];
+  if (column === null) return prepared(db, team).all({ owner: owner.id }) as ScopeSession[];
+  return prepared(db, `${team} UNION SELECT ${cols} FROM sessions s WHERE s.${column} = @key`).all({
+    owner: owner.id,
+    key,
+  }) as ScopeSession[];
+}

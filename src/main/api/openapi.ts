@@ -171,8 +171,16 @@ function fixedPaths(): Json {
   };
 }
 
-/** The whole document for a server at `serverUrl` (http://127.0.0.1:<port>). */
+const built = new Map<string, Json>();
+
+/** The whole document for a server at `serverUrl` (http://127.0.0.1:<port>), built once per address. */
 export function openApiDocument(serverUrl: string): Json {
+  let doc = built.get(serverUrl);
+  if (!doc) built.set(serverUrl, (doc = buildDocument(serverUrl)));
+  return doc;
+}
+
+function buildDocument(serverUrl: string): Json {
   const schemas: Json = { Error: errorBody };
   const paths: Json = {};
   for (const name of commandNames) paths[`${API_V1}/commands/${name}`] = commandPath(name, schemas);

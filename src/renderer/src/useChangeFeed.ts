@@ -13,15 +13,23 @@ export function useChangeFeed(): void {
   const client = useQueryClient();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
+    const refresh = () => {
+      timer = null;
+      // A write of this window still in flight (a forget) refreshes the views itself once it
+      // answers, dropping what it deleted; refetching under it now would ask for a session that
+      // is already gone (404s). The notice waits until no write is pending.
+      if (client.isMutating() > 0) {
+        timer = setTimeout(refresh, SETTLE_MS);
+        return;
+      }
+      // A forget preview is a question asked once; it is not refetched under the person reading it.
+      void client.invalidateQueries({
+        predicate: (q) => !(q.queryKey[0] === 'sessions' && q.queryKey[1] === 'forget-preview'),
+      });
+    };
     const off = api().subscribe(() => {
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = null;
-        // A forget preview is a question asked once; it is not refetched under the person reading it.
-        void client.invalidateQueries({
-          predicate: (q) => !(q.queryKey[0] === 'sessions' && q.queryKey[1] === 'forget-preview'),
-        });
-      }, SETTLE_MS);
+      timer = setTimeout(refresh, SETTLE_MS);
     });
     return () => {
       if (timer) clearTimeout(timer);

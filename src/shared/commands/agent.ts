@@ -23,8 +23,12 @@ export const agentCommands = {
         /** Narrows to one of the session's own scopes; the key always comes from the session. */
         scope: scope
           .optional()
-          .describe(`Only one of the session's own scopes: ${SCOPES.join(', ')} (the key comes from the session).`),
-        kind: factKind.optional().describe(`Only facts of this kind: ${FACT_KINDS.join(', ')}.`),
+          .describe(`Only one of the session's own scopes: ${SCOPES.join(', ')} (the key comes from the session).`)
+          .meta({ examples: ['project'] }),
+        kind: factKind
+          .optional()
+          .describe(`Only facts of this kind: ${FACT_KINDS.join(', ')}.`)
+          .meta({ examples: ['convention'] }),
         text: z.string().trim().min(1).max(500).optional().describe(fieldHelp.factText),
         sort: z
           .enum(AGENT_FACT_SORTS)

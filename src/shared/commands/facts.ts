@@ -195,10 +195,14 @@ export const factCommands = {
           .describe(
             `The fact, one short statement (at most ${FACT_TEXT_MAX} characters), e.g. "We deploy with Docker Compose".`,
           ),
-        kind: factKind.default('fact').describe(fieldHelp.kind),
+        kind: factKind
+          .default('fact')
+          .describe(fieldHelp.kind)
+          .meta({ examples: ['decision', 'preference'] }),
         scope: scope
           .default('session')
-          .describe(`${fieldHelp.scope} Coerced to one the session may write; user only for preference and profile.`),
+          .describe(`${fieldHelp.scope} Coerced to one the session may write; user only for preference and profile.`)
+          .meta({ examples: ['project', 'user'] }),
         confidence: confidence.default('medium').describe(fieldHelp.confidence),
       })
       .strict(),

@@ -85,7 +85,8 @@ export const recallCommands = {
           .array(searchSource)
           .min(1)
           .default(['facts', 'wiki', 'dialogue'])
-          .describe(`Where to search, any of: ${searchSource.options.join(', ')}.`),
+          .describe(`Where to search, any of: ${searchSource.options.join(', ')}, e.g. ["facts","wiki"].`)
+          .meta({ examples: [['facts', 'wiki'], ['dialogue']] }),
       })
       .strict(),
     output: z.object({ results: z.array(searchHit) }),

@@ -67,7 +67,8 @@ export const turnCommands = {
           .json()
           .optional()
           .refine((v) => v === undefined || JSON.stringify(v).length <= 10_000_000, 'must be at most 10 MB as JSON')
-          .describe('The agent loop state to resume from, any JSON, e.g. {"step":3,"plan":["test"]}; latest wins.'),
+          .describe('The agent loop state to resume from, any JSON, e.g. {"step":3,"plan":["test"]}; latest wins.')
+          .meta({ examples: [{ step: 3, plan: ['test'] }] }),
       })
       .strict(),
     output: z.object({ assistantMessage: messageRecord, completedResponses: z.number().int() }),

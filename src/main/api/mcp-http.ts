@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine';
 import { describeContext } from '../commands/confine';
-import { declaredContext } from './mcp-context';
+import { declaredContext } from './declared-context';
 import { createMcpServer, type AgentConnection } from './mcp';
 import { HeadAndTail, oversizeReply, type SniffedRequest } from './mcp-oversize';
 import { isCommandError } from '../../shared/errors';

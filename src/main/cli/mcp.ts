@@ -3,7 +3,7 @@ import type { DoorCommand } from './framework';
 import { startLongLivedServices } from '../api/long-lived';
 import { setProcessKind } from '../log';
 import type { AgentContext } from '../commands/principal';
-import { declaredContext } from '../api/mcp-context';
+import { declaredContext } from '../api/declared-context';
 
 /**
  * `evoflux-memory mcp`: stdout belongs to the protocol alone, so anything the engine or a

@@ -27,24 +27,25 @@ export const agentWikiCommands = {
     description:
       'The wiki pages this session may read (USER.md, topics, entities, sources, comparisons, imports, notes), with title and front matter; pages confined to scopes it cannot see are not listed.',
     mutates: false,
-    input: z.object({ sessionId: viewer }).strict(),
-    output: z.object({ pages: z.array(pageListing) }),
+    input: () => z.object({ sessionId: viewer }).strict(),
+    output: () => z.object({ pages: z.array(pageListing) }),
   }),
   'memory.wiki.read': defineCommand({
     description:
       'Read one wiki page this session may see: its Markdown and front matter. A page confined to scopes the session cannot see answers not_found, like a missing page.',
     mutates: false,
-    input: z
-      .object({
-        sessionId: viewer,
-        path: z
-          .string()
-          .max(1000)
-          .describe(
-            'The page, relative to the wiki, e.g. "topics/sqlite.md" or "USER.md" (a path memory_search cited or memory_list_wiki_pages listed).',
-          ),
-      })
-      .strict(),
-    output: wikiCommands['wiki.read'].output.extend({ title: z.string().nullable() }),
+    input: () =>
+      z
+        .object({
+          sessionId: viewer,
+          path: z
+            .string()
+            .max(1000)
+            .describe(
+              'The page, relative to the wiki, e.g. "topics/sqlite.md" or "USER.md" (a path memory_search cited or memory_list_wiki_pages listed).',
+            ),
+        })
+        .strict(),
+    output: () => wikiCommands['wiki.read'].output.extend({ title: z.string().nullable() }),
   }),
 } as const;

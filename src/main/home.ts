@@ -10,6 +10,8 @@ export interface HomePaths {
   locks: string;
   settings: string;
   httpToken: string;
+  /** Where a running HTTP door (serve, the desktop app) says which address it listens on. */
+  httpServer: string;
   /** Folder of the log file and its rotated copies (0700). */
   logs: string;
   log: string;
@@ -37,6 +39,7 @@ export function homePaths(root: string): HomePaths {
     locks: path.join(root, 'locks'),
     settings: path.join(root, 'settings.yaml'),
     httpToken: path.join(root, 'http-token'),
+    httpServer: path.join(root, 'http-server.json'),
     logs: path.join(root, 'logs'),
     log: path.join(root, 'logs', 'evoflux.log'),
   };
@@ -52,7 +55,7 @@ export function ensureHome(root: string): HomePaths {
   const walFiles = [`${p.db}-wal`, `${p.db}-shm`];
   repairHome(p.root, {
     dirs: [p.wiki, p.locks, p.logs, path.join(p.root, 'wiki-export')],
-    files: [p.db, ...walFiles, p.settings, p.httpToken],
+    files: [p.db, ...walFiles, p.settings, p.httpToken, p.httpServer],
   });
   ensurePrivateDir(p.locks);
   ensurePrivateDir(p.logs);

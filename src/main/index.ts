@@ -11,6 +11,8 @@ import { startLongLivedServices } from './api/long-lived';
 import { RENDERER_CSP_HEADER } from './api/csp';
 import { IPC_CHANGED_CHANNEL, IPC_CHANNEL, IPC_PICK_IMPORT_FILE } from '../preload/api';
 import { changeFeedFor } from './api/change-feed';
+import { startDesktopHttpServer } from './api/desktop-http';
+import type { HttpServer } from './api/http';
 
 /**
  * The Electron shell: one locked-down window over the engine. The renderer gets no Node, runs
@@ -132,6 +134,7 @@ async function pickImportFile(event: Electron.IpcMainInvokeEvent): Promise<strin
 
 let engine: Engine | null = null;
 let stopServices: (() => Promise<void>) | null = null;
+let httpDoor: Promise<HttpServer | null> | null = null;
 let closing = false;
 
 async function start(): Promise<void> {
@@ -156,6 +159,8 @@ async function start(): Promise<void> {
   );
   ipcMain.handle(IPC_PICK_IMPORT_FILE, pickImportFile);
   stopServices = startLongLivedServices(opened);
+  // Agents and scripts reach the running app over loopback (MCP at /mcp); see http-server.json.
+  httpDoor = startDesktopHttpServer(opened);
   lockDownSessions();
   createWindow();
 }
@@ -186,6 +191,8 @@ if (!app.requestSingleInstanceLock()) {
     closing = true;
     const closingEngine = engine;
     void (async () => {
+      // Requests and MCP calls in flight finish before Dream stops and the engine drains.
+      await (await httpDoor)?.close();
       await stopServices?.();
       await closingEngine.close();
       app.quit();

@@ -100,6 +100,20 @@ const importFields = {
 /** The memory switch for automatic recall: off, turns and memory.recall inject no facts. */
 const recallFields = { enabled: z.boolean().default(true) };
 
+/** The desktop app's loopback HTTP door (JSON API, MCP at /mcp, the window in a browser). */
+const httpFields = {
+  /** Start it with the desktop app (`serve` always serves). */
+  enabled: z.boolean().default(true),
+  /** Its port; when taken (say by `serve` on the same machine), the app picks a free one and says so in http-server.json. */
+  port: z.number().int().min(0).max(65_535).default(7437),
+  /** An MCP session over HTTP with no request and no open stream for this long is closed. */
+  mcpIdleMs: z
+    .number()
+    .int()
+    .min(10_000)
+    .default(30 * 60_000),
+};
+
 const SECTIONS = {
   recall: recallFields,
   extraction: extractionFields,
@@ -107,6 +121,7 @@ const SECTIONS = {
   dream: dreamFields,
   log: logFields,
   import: importFields,
+  http: httpFields,
 };
 
 export const settingsSchema = z.object({
@@ -116,6 +131,7 @@ export const settingsSchema = z.object({
   dream: z.object(dreamFields).prefault({}),
   log: z.object(logFields).prefault({}),
   import: z.object(importFields).prefault({}),
+  http: z.object(httpFields).prefault({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

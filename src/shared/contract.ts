@@ -1,6 +1,8 @@
 import { sessionCommands } from './commands/sessions';
 import { factCommands } from './commands/facts';
 import { agentCommands } from './commands/agent';
+import { agentWikiCommands } from './commands/agent-wiki';
+import { agentSessionCommands } from './commands/agent-sessions';
 import { extractionCommands } from './commands/extraction';
 import { recallCommands } from './commands/recall';
 import { turnCommands } from './commands/turns';
@@ -25,6 +27,8 @@ export const contract = {
   ...factCommands,
   ...extractionCommands,
   ...agentCommands,
+  ...agentWikiCommands,
+  ...agentSessionCommands,
   ...recallCommands,
   ...turnCommands,
   ...wikiCommands,

@@ -2,7 +2,8 @@
  * The one error type every door maps to its own form (HTTP status, MCP error, CLI exit code).
  * `field` names the offending input field so a caller can fix exactly that.
  */
-export type ErrorCode = 'invalid_input' | 'not_found' | 'conflict' | 'busy' | 'forbidden' | 'unavailable' | 'internal';
+export type ErrorCode =
+  'invalid_input' | 'not_found' | 'conflict' | 'busy' | 'unauthorized' | 'forbidden' | 'unavailable' | 'internal';
 
 export class CommandError extends Error {
   constructor(
@@ -29,12 +30,17 @@ export function isCommandError(e: unknown): e is CommandError {
   return e instanceof CommandError;
 }
 
-/** HTTP status for an error code; shared so the HTTP door and its client agree. */
+/**
+ * HTTP status for an error code; shared so the HTTP door and its client agree. `busy` (a lock
+ * another process holds for a moment) is a 503 with Retry-After, so generic HTTP clients retry it;
+ * `unauthorized` is a missing or wrong token, `forbidden` a request the caller may never make.
+ */
 export const httpStatusFor: Record<ErrorCode, number> = {
   invalid_input: 400,
   not_found: 404,
   conflict: 409,
-  busy: 423,
+  busy: 503,
+  unauthorized: 401,
   forbidden: 403,
   unavailable: 503,
   internal: 500,

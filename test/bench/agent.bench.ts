@@ -18,7 +18,7 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connectMcp, type McpSession } from '../helpers/mcp';
+import { connectMcp, type StdioMcpSession as McpSession } from '../helpers/mcp';
 import { FOREIGN_CWD } from '../helpers/cli';
 import { ensureBuilt } from '../helpers/build';
 import { tempHome } from '../helpers/home';

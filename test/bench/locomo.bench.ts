@@ -4,11 +4,13 @@
  * when the file is absent the bench says so and exits cleanly.
  *
  * Each measurement is a section module under test/bench/locomo/ that takes the samples and
- * prints its own figures; retrieval is the first. Add a section (extraction quality, say) by
- * writing its module and adding it to SECTIONS.
+ * prints its own figures: retrieval (recall@k of memory.search beside plain BM25), then extraction
+ * (precision, coverage and user-scope junk per conversation and overall, worst case, throughput).
+ * Add a section by writing its module and adding it to SECTIONS.
  */
-import path from 'node:path';
-import { DEFAULT_LOCOMO_FILE, readLocomo, type LocomoSample } from './locomo/dataset';
+import { dataFile } from './locomo/args';
+import { readLocomo, type LocomoSample } from './locomo/dataset';
+import { runExtractionSection } from './locomo/extraction-section';
 import { measureRetrieval, printRetrieval } from './locomo/retrieval';
 
 interface Section {
@@ -18,15 +20,8 @@ interface Section {
 
 const SECTIONS: Section[] = [
   { name: 'retrieval', run: async (samples) => printRetrieval(await measureRetrieval(samples)) },
+  { name: 'extraction', run: async (samples) => void (await runExtractionSection(samples)) },
 ];
-
-function dataFile(args: readonly string[]): string {
-  const i = args.findIndex((a) => a === '--data' || a.startsWith('--data='));
-  if (i < 0) return DEFAULT_LOCOMO_FILE;
-  const value = args[i]!.includes('=') ? args[i]!.slice('--data='.length) : args[i + 1];
-  if (!value) throw new Error('--data needs a file');
-  return path.resolve(value);
-}
 
 async function main(): Promise<void> {
   const file = dataFile(process.argv.slice(2));

@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: runs every test/bench/*.bench.ts in its own process, one after another (two
  * cores: parallel benchmarks would measure each other), and prints their figures. Pass names
- * to run a subset: `npm run bench -- store recall`. Flags (`--data FILE`, `--name=value`) are
+ * to run a subset: `npm run bench -- store recall` (a bench's exact name runs that bench only, so
+ * `locomo` runs locomo.bench.ts and not also locomo-extraction.bench.ts; a part of a name runs
+ * every bench whose file name contains it). Flags (`--data FILE`, `--name=value`) are
  * passed through to every bench that runs: `npm run bench -- locomo --data ../my-locomo.json`.
  */
 import { spawnSync } from 'node:child_process';
@@ -28,13 +30,24 @@ export function splitArguments(args: readonly string[]): { names: string[]; flag
   return { names, flags };
 }
 
+/**
+ * The bench files a list of names selects: a name that is a bench's own name ("locomo" for
+ * locomo.bench.ts) selects that bench only; any other name, every bench whose file name contains
+ * it ("locomo-" runs locomo-extraction.bench.ts); no names, every bench.
+ */
+export function selectBenches(files: readonly string[], names: readonly string[]): string[] {
+  const benches = files.filter((f) => f.endsWith('.bench.ts'));
+  if (names.length === 0) return [...benches].sort();
+  const picked = benches.filter((f) =>
+    names.some((w) => (benches.includes(`${w}.bench.ts`) ? f === `${w}.bench.ts` : f.includes(w))),
+  );
+  return picked.sort();
+}
+
 function main(): void {
   const dir = __dirname;
   const { names, flags } = splitArguments(process.argv.slice(2));
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.bench.ts'))
-    .filter((f) => names.length === 0 || names.some((w) => f.includes(w)))
-    .sort();
+  const files = selectBenches(readdirSync(dir), names);
 
   let failed = 0;
   for (const file of files) {

@@ -97,7 +97,7 @@ async function mcpRound(home: string, sessionId: string) {
   const t0 = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--home', home],
+    args: [BIN, 'mcp', '--home', home, '--project', 'bench'],
     cwd: FOREIGN_CWD,
     env: { ...(process.env as Record<string, string>), EVOFLUX_HOME: '' },
     stderr: 'pipe',

@@ -506,7 +506,8 @@ describe('the everyday window (Chromium against serve)', () => {
     await poll(() => text.inputValue()).toContain('name: Ada');
     await text.fill((await text.inputValue()).replace('preferences: []', 'preferences:\n  - metric units'));
     await page.getByRole('button', { name: 'Save' }).click();
-    await profile.waitFor();
+    // The editor's live preview shows the profile too: wait for the editor to close after the save.
+    await text.waitFor({ state: 'detached' });
     await poll(() => profile.innerText()).toContain('metric units');
     expect(await profile.innerText()).toContain('Ada');
     expect(readFileSync(path.join(home.dir, 'wiki', 'USER.md'), 'utf8')).toContain('- metric units');
@@ -565,7 +566,8 @@ describe('the everyday window (Chromium against serve)', () => {
     const preview = page.locator('[data-testid="forget-preview"]');
     await preview.waitFor();
     // Supporters are named by title and date, not id fragments.
-    expect(await preview.innerText()).toMatch(/still supported by Billing follow-up \(\w+ \d+, \d{4}\)/);
+    // Session names arrive with their own queries, after the preview itself.
+    await poll(() => preview.innerText()).toMatch(/still supported by Billing follow-up \(\w+ \d+, \d{4}\)/);
     await screenshot(page, 'w16-forget-preview');
     await checkA11y('forget-dialog');
     await page.keyboard.press('Tab');

@@ -5,8 +5,6 @@ import { BIN, FOREIGN_CWD } from './cli';
 
 export interface McpSession {
   client: Client;
-  /** The server process's id. */
-  pid: number;
   /** Everything the server wrote to stderr (its logs). */
   stderr(): string;
   /** Calls a tool and returns its structured output; throws with the tool's error text on isError. */
@@ -14,6 +12,12 @@ export interface McpSession {
   /** Calls a tool and returns the raw MCP result, errors included. */
   raw(name: string, args: unknown): Promise<CallToolResult>;
   close(): Promise<void>;
+}
+
+/** A session with a server this process started (over stdio). */
+export interface StdioMcpSession extends McpSession {
+  /** The server process's id. */
+  pid: number;
 }
 
 export interface ConnectOptions {
@@ -29,7 +33,7 @@ export async function connectMcp(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
   options: ConnectOptions = {},
-): Promise<McpSession> {
+): Promise<StdioMcpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--home', home, ...extraArgs],

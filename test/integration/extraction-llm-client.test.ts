@@ -150,6 +150,9 @@ describe('OpenAI-compatible client against a real HTTP server', () => {
     const prompt: string = req.body.messages[0].content;
     expect(prompt).toContain('<conversation_data>\n[#1] User: hi\n</conversation_data>');
     expect(prompt).toMatch(/untrusted source data/);
+    // The model gets the built-in extractor's rules: session state about the code is not a fact.
+    expect(prompt).toMatch(/what the user did to the code in this session/);
+    expect(prompt).toMatch(/"I have to \.\.\." has not/);
   });
 
   it('secrets in the transcript are redacted before the prompt leaves the machine', async () => {

@@ -15,7 +15,7 @@ describe('GET /api/health', () => {
       const get = (auth = true, method = 'GET') =>
         fetch(`${server.url}/api/health`, { method, headers: auth ? { Authorization: `Bearer ${server.token}` } : {} });
       expect((await get(false)).status).toBe(401);
-      expect((await get(true, 'POST')).status).toBe(400);
+      expect((await get(true, 'POST')).status).toBe(405);
       const healthy = await get();
       expect(healthy.status).toBe(200);
       expect(await healthy.json()).toMatchObject({ ok: true, problems: [], readLane: { ok: true } });

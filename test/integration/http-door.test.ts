@@ -102,7 +102,7 @@ describe('HTTP door', () => {
     const none = await post('sessions.create', { title: 'sneaky' }, { 'Content-Type': 'application/json' });
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
-    expect(none.json().error).toMatchObject({ code: 'forbidden', field: 'authorization' });
+    expect(none.json().error).toMatchObject({ code: 'unauthorized', field: 'authorization' });
     const wrong = await post(
       'sessions.create',
       { title: 'sneaky' },
@@ -162,8 +162,59 @@ describe('HTTP door', () => {
     const mutatingGet = await send(server.port, 'GET', '/api/commands/sessions.create', {
       headers: { Authorization: `Bearer ${server.token}` },
     });
-    expect(mutatingGet.status).toBe(400);
+    expect(mutatingGet.status).toBe(405);
     expect(mutatingGet.headers.allow).toBe('POST');
+    expect(mutatingGet.json().error).toMatchObject({ code: 'invalid_input', field: 'method' });
+    const deleteHealth = await send(server.port, 'DELETE', '/api/health', { headers: auth() });
+    expect(deleteHealth.status).toBe(405);
+    expect(deleteHealth.headers.allow).toBe('GET');
+    const putEvents = await send(server.port, 'PUT', '/api/v1/events', { headers: auth(), body: '{}' });
+    expect(putEvents.status).toBe(405);
+  });
+
+  it('serves version 1 under /api/v1 and keeps the unversioned paths as aliases', async () => {
+    const versioned = await send(server.port, 'POST', '/api/v1/commands/sessions.list', {
+      headers: auth(),
+      body: '{}',
+    });
+    expect(versioned.status).toBe(200);
+    expect(versioned.headers['api-version']).toBe('1');
+    const alias = await post('sessions.list', {});
+    expect(alias.status).toBe(200);
+    expect(alias.headers['api-version']).toBe('1');
+    expect(alias.json()).toEqual(versioned.json());
+    const health = await send(server.port, 'GET', '/api/v1/health', { headers: auth() });
+    expect(health.status).toBe(200);
+  });
+
+  it('answers busy (a lease another process holds) with 503 and Retry-After', async () => {
+    const session = (await post('sessions.create', { title: 'leased' })).json();
+    t.engine.db
+      .prepare(
+        `INSERT INTO memory_extraction_states (session_id, status, lease_owner, lease_expires_at, pending_response_count,
+           pending_cursor_seq, attempts, updated_at) VALUES (?, 'processing', 'elsewhere', ?, 0, 0, 1, ?)`,
+      )
+      .run(session.id, t.clock.now() + 60_000, t.clock.now());
+    const busy = await post('extraction.run', { sessionId: session.id });
+    expect(busy.status).toBe(503);
+    expect(busy.headers['retry-after']).toBe('1');
+    expect(busy.json().error).toMatchObject({ code: 'busy', field: 'sessionId' });
+  });
+
+  it('refuses requests from other origins (a page elsewhere in a browser)', async () => {
+    for (const origin of ['https://evil.example', `http://127.0.0.1:${server.port + 1}`, 'null']) {
+      const r = await send(server.port, 'POST', '/api/commands/sessions.list', {
+        headers: { ...auth(), Origin: origin },
+        body: '{}',
+      });
+      expect(r.status, origin).toBe(403);
+      expect(r.json().error.field).toBe('origin');
+    }
+    const own = await send(server.port, 'POST', '/api/commands/sessions.list', {
+      headers: { ...auth(), Origin: `http://localhost:${server.port}` },
+      body: '{}',
+    });
+    expect(own.status).toBe(200);
   });
 
   it('maps unknown commands, records and routes to 404', async () => {

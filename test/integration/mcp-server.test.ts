@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { tempHome } from '../helpers/home';
 import { BIN } from '../helpers/cli';
 import { connectMcp, errorMeta, errorText, type McpSession } from '../helpers/mcp';
@@ -147,7 +147,6 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
       ['memory_remember', { sessionId: alpha, text: 'x'.repeat(501) }, 'text'],
       ['memory_remember', { sessionId: alpha, text: 'fine', scope: 'galaxy' }, 'scope'],
       ['memory_remember', { sessionId: 'no-such-session', text: 'fine' }, 'sessionId'],
-      ['memory_list_facts', { sessionId: alpha, limit: -1 }, 'limit'],
       ['memory_list_facts', { sessionId: alpha, limit: 'ten' }, 'limit'],
       ['memory_list_facts', {}, 'sessionId'],
       ['memory_forget_fact', { sessionId: alpha }, 'factId'],
@@ -163,6 +162,58 @@ describe('MCP server over stdio (real SDK client, spawned CLI)', () => {
     await expect(mcp.raw('memory_forget_fact', 'not an object')).rejects.toBeInstanceOf(McpError);
     await expect(mcp.raw('memory_delete_everything', {})).rejects.toThrow(/unknown tool/);
     expect(snapshot(`${home.dir}/memory.db`)).toEqual(before);
+  });
+
+  it('clamps an out-of-range limit to the range and says so, instead of refusing it', async () => {
+    for (const [given, used] of [
+      [999, 200],
+      [-1, 1],
+      [0, 1],
+    ] as const) {
+      const r = await mcp.raw('memory_list_facts', { sessionId: alpha, limit: given });
+      expect(r.isError, String(given)).toBeFalsy();
+      expect(r._meta?.['evoflux/clamped']).toEqual([{ field: 'limit', given, used }]);
+      expect((r.content as { text: string }[]).map((c) => c.text).join('\n')).toContain(
+        `limit ${given} is outside the range this tool takes, so ${used} was used`,
+      );
+    }
+    const activity = await mcp.raw('memory_recent_activity', { sessionId: alpha, limit: 10_000 });
+    expect(activity._meta?.['evoflux/clamped']).toEqual([{ field: 'limit', given: 10_000, used: 50 }]);
+    // In range: nothing to say.
+    const plain = await mcp.raw('memory_list_facts', { sessionId: alpha, limit: 5 });
+    expect(plain._meta?.['evoflux/clamped']).toBeUndefined();
+    expect(plain.content).toHaveLength(1);
+  });
+});
+
+describe('oversized messages over stdio', () => {
+  const home = tempHome('evoflux-mcp-big-');
+  afterAll(() => home.cleanup());
+
+  it('answers a 12 MB tool call with an error result and keeps serving', async () => {
+    const mcp = await connectMcp(home.dir, ['--project', 'big']);
+    try {
+      const s = await mcp.call('memory_create_session', { projectId: 'big' });
+      const huge = 'x'.repeat(12 * 1024 * 1024);
+      const r = await mcp.raw('memory_begin_turn', { sessionId: s.id, userText: huge });
+      expect(r.isError).toBe(true);
+      expect(errorText(r)).toMatch(
+        /^invalid_input: request too large: 12,58\d,\d{3} bytes; this server accepts at most 8,388,608 bytes/,
+      );
+      expect(errorMeta(r)).toMatchObject({ code: 'invalid_input', field: 'request' });
+      // Another request that is not a tool call gets a JSON-RPC error, and the server is still there.
+      await expect(
+        mcp.client.request(
+          { method: 'resources/read', params: { uri: `memory://wiki/${'y'.repeat(9 * 1024 * 1024)}` } },
+          ReadResourceResultSchema,
+        ),
+      ).rejects.toThrow(/request too large/);
+      const after = await mcp.call('memory_begin_turn', { sessionId: s.id, userText: 'Still here after that?' });
+      expect(after.userMessage.content).toBe('Still here after that?');
+      expect(mcp.stderr()).not.toMatch(/ReadBuffer exceeded/);
+    } finally {
+      await mcp.close();
+    }
   });
 });
 

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempHome } from '../helpers/home';
 import { RENDERER_CSP_HEADER } from '../../src/main/api/csp';
+import { connectHttpMcp } from '../helpers/mcp-http';
 
 /**
  * The Electron shell's wiring, checked without an Electron binary (none can be installed here):
@@ -97,6 +98,8 @@ describe('Electron shell (src/main/index.ts)', () => {
   const pageUrl = pathToFileURL(path.resolve(__dirname, '../../src/renderer/index.html')).href;
 
   beforeAll(async () => {
+    // A free port: the default 7437 may be taken on this machine (another `serve`).
+    writeFileSync(path.join(home.dir, 'settings.yaml'), 'http:\n  port: 0\n');
     process.argv.push('--home', home.dir);
     await import('../../src/main/index');
     await vi.waitFor(() => expect(rec.state.windows).toHaveLength(1));
@@ -192,11 +195,27 @@ describe('Electron shell (src/main/index.ts)', () => {
     expect(webview.preventDefault).toHaveBeenCalled();
   });
 
+  it('serves the HTTP door on loopback (JSON API, MCP) and says where in http-server.json', async () => {
+    const file = path.join(home.dir, 'http-server.json');
+    await vi.waitFor(() => expect(existsSync(file)).toBe(true), { timeout: 10_000 });
+    const info = JSON.parse(readFileSync(file, 'utf8'));
+    expect(info).toMatchObject({ by: 'desktop', pid: process.pid, mcpUrl: `${info.url}/mcp` });
+    const token = readFileSync(path.join(home.dir, 'http-token'), 'utf8').trim();
+    const health = await fetch(`${info.url}/api/v1/health`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(health.status).toBe(200);
+    const mcp = await connectHttpMcp(info.url, token, { project: ['desk'] });
+    const s = await mcp.call('memory_create_session', { title: 'from an agent' });
+    expect(s.projectId).toBe('desk');
+    await mcp.close();
+  });
+
   it('closes the engine before quitting', async () => {
     const quit = { preventDefault: vi.fn() };
     await emit('will-quit', quit);
     expect(quit.preventDefault).toHaveBeenCalled();
     await vi.waitFor(() => expect(rec.state.quitCalls).toBe(1));
+    // The HTTP door closed first and no longer claims the port.
+    expect(existsSync(path.join(home.dir, 'http-server.json'))).toBe(false);
     // The engine is closed: the IPC door now fails instead of touching a closed database.
     const after = await rec.state.ipc.get('evoflux:call')!({ senderFrame: { url: pageUrl } }, 'sessions.list', {});
     expect(after).toMatchObject({ ok: false, error: { code: 'unavailable' } });

@@ -131,6 +131,86 @@ describe('personal statements', () => {
   });
 });
 
+describe('clause reading', () => {
+  it('keeps a time phrase said before the subject, and dates it from the message', () => {
+    const at = Date.UTC(2024, 4, 8, 12, 0);
+    const got = extractSync({
+      entries: [
+        {
+          messageId: 'm1',
+          seq: 1,
+          role: 'user',
+          createdAt: at,
+          text: "Yay! Next month I'm having a show of my paintings - can't wait!",
+        },
+      ],
+    });
+    expect(got.map((c) => c.text)).toEqual([
+      'User is having a show of their paintings next month (said on 8 May 2024).',
+    ]);
+  });
+
+  it("a short title in quotes is the user's words; a quotation after a reporting verb or a colon is not", () => {
+    expect(said('I\'m currently reading "The Overstory" for my book club.')).toEqual([
+      ['fact', 'project', 'User is currently reading "The Overstory" for their book club.'],
+    ]);
+    expect(said('My sister said "I moved to Rome last year".')).toEqual([]);
+    expect(said('I told him: "I adopted a dog".')).toEqual([]);
+  });
+
+  it('"had to" happened, "have to" is still to do; "going to <place>" is where they go, "going to <verb>" a plan', () => {
+    expect(said('I had to sell my car to pay for the move.')).toEqual([
+      ['fact', 'project', 'User had to sell their car to pay for the move.'],
+    ]);
+    expect(said('I have to sell my car.')).toEqual([]);
+    expect(said("I'm going to a pottery retreat in Vermont.")).toEqual([
+      ['fact', 'project', 'User is going to a pottery retreat in Vermont.'],
+    ]);
+    expect(said("I'm going to start a podcast about birds.")).toEqual([]);
+  });
+
+  it('clauses linked by a dash or a colon are read one by one; "that" after a noun is not a pointer', () => {
+    expect(said('I tackled something new - I gave a talk at the library.')).toEqual([
+      ['fact', 'project', 'User gave a talk at the library.'],
+    ]);
+    expect(said('I joined a choir that meets on Tuesday nights.')).toEqual([
+      ['fact', 'project', 'User joined a choir that meets on Tuesday nights.'],
+    ]);
+    expect(said('I love their new album.')).toEqual([]);
+    expect(said('I went there with some friends.')).toEqual([]);
+  });
+
+  it('"my wife and I" is the user with a named companion; a gerund names an activity', () => {
+    expect(said('My colleagues and I went to a convention together last month.')).toEqual([
+      ['fact', 'project', 'User and their colleagues went to a convention together last month.'],
+    ]);
+    expect(said("I'm doing kickboxing and it's giving me so much energy.")).toEqual([
+      ['fact', 'project', 'User is doing kickboxing.'],
+    ]);
+  });
+
+  it('a lasting condition is a fact; a feeling is not', () => {
+    expect(said("I'm lactose intolerant, so no cheese for me.")).toEqual([
+      ['fact', 'project', 'User is lactose intolerant.'],
+    ]);
+    expect(said("I'm so nervous about it.")).toEqual([]);
+  });
+
+  it("what the user did to the code is the session's state, not a fact about them", () => {
+    for (const text of [
+      'I fixed the bug in the parser yesterday.',
+      "I'm debugging the auth flow.",
+      'I renamed the helper to parseDate.',
+      "I'm looking into the flaky test in CI.",
+    ]) {
+      expect(said(text), text).toEqual([]);
+    }
+    expect(said("I'm looking into nursing programs at the community college.")).toEqual([
+      ['fact', 'project', 'User is looking into nursing programs at the community college.'],
+    ]);
+  });
+});
+
 describe('summaries', () => {
   it("a compaction summary's assistant lines are never the user's facts", () => {
     const summary = [

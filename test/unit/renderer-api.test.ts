@@ -82,7 +82,7 @@ describe('transport choice', () => {
     const t = httpTransport({ token: null, fetch: fetch as never });
     expect(t.authenticated).toBe(false);
     expect(httpTransport({ token: TOKEN }).authenticated).toBe(true);
-    await expect(t.call('facts.list', {})).rejects.toMatchObject({ code: 'forbidden', status: 401 });
+    await expect(t.call('facts.list', {})).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
     expect(fetch).not.toHaveBeenCalled();
   });
 });
@@ -117,9 +117,10 @@ describe('error mapping', () => {
   });
 
   it('maps bare statuses when the body is not ours', () => {
-    expect(codeForStatus(401)).toBe('forbidden');
+    expect(codeForStatus(401)).toBe('unauthorized');
     expect(codeForStatus(404)).toBe('not_found');
-    expect(codeForStatus(423)).toBe('busy');
+    expect(codeForStatus(409)).toBe('conflict');
+    expect(codeForStatus(405)).toBe('invalid_input');
     expect(codeForStatus(418)).toBe('invalid_input');
     expect(codeForStatus(502)).toBe('internal');
     expect(codeForStatus(503)).toBe('unavailable');

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { CommandError } from '../../shared/errors';
+import { DEFAULT_MCP_MESSAGE_BYTES } from './mcp-oversize';
 
 /**
  * What one client may cost the HTTP door. A slow or hostile client on this machine cannot hold
@@ -18,6 +19,8 @@ export interface HttpLimits {
   maxConnections: number;
   /** How often the two timeouts above are checked (Node's default, 30 s, would let them run over by that much). */
   connectionsCheckingIntervalMs: number;
+  /** On shutdown, requests and MCP calls in flight get this long to finish before their connections are closed. */
+  drainMs: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -25,8 +28,25 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
-  maxConnections: 128,
+  // Each MCP client over HTTP holds a notice stream open besides its requests: room for a hundred or more.
+  maxConnections: 512,
   connectionsCheckingIntervalMs: 1_000,
+  drainMs: 10_000,
+};
+
+export interface McpHttpLimits {
+  /** Largest JSON-RPC message in one POST; a larger one is answered with an error and dropped. */
+  maxMessageBytes: number;
+  /** A session with no request and no open stream for this long is closed. */
+  idleMs: number;
+  /** Sessions at once; one more initialize is answered 503 with Retry-After. */
+  maxSessions: number;
+}
+
+export const DEFAULT_MCP_HTTP_LIMITS: McpHttpLimits = {
+  maxMessageBytes: DEFAULT_MCP_MESSAGE_BYTES,
+  idleMs: 30 * 60_000,
+  maxSessions: 256,
 };
 
 /** A CommandError answered with a specific HTTP status instead of its code's usual one. */

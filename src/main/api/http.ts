@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine';
+import { API_VERSION, MCP_PATH, OPENAPI_PATH, unversioned } from './http-paths';
+import { httpServerInfo, removeHttpServerInfo, writeHttpServerInfo } from './http-discovery';
+import { openApiDocument } from './openapi';
+import type { McpHttpDoor } from './mcp-http';
+import { DEFAULT_MCP_HTTP_LIMITS, type McpHttpLimits } from './http-limits';
+import { drainRequests, type RequestDrain } from './http-drain';
 import { dispatch } from '../commands/dispatch';
 import { contract, isCommandName } from '../../shared/contract';
 import { CommandError, httpStatusFor, isCommandError } from '../../shared/errors';
@@ -28,6 +34,10 @@ export interface HttpServerOptions {
   rendererDir?: string | null;
   /** Body, time and connection limits; the defaults suit a desktop machine (tests pass small ones). */
   limits?: Partial<HttpLimits>;
+  /** MCP over HTTP: message size, idle time and session count. */
+  mcpLimits?: Partial<McpHttpLimits>;
+  /** Who serves (`serve`, `desktop`): written to <home>/http-server.json so clients find the port. */
+  announceAs?: string;
 }
 
 export interface HttpServer {
@@ -36,9 +46,19 @@ export interface HttpServer {
   token: string;
   /** The address to open in a browser: the token travels in the fragment, which is never sent to a server. */
   browserUrl: string;
+  /** MCP over Streamable HTTP: `${url}/mcp`. */
+  mcpUrl: string;
   /** Connections open right now. */
   connections(): Promise<number>;
-  close(): Promise<void>;
+  /** MCP sessions open right now, and how many hold a notice stream open. */
+  mcpSessions(): { open: number; listening: number };
+  /** Closes the MCP sessions idle past the limit now (the door also does it on a timer); returns how many. */
+  sweepIdleMcpSessions(): number;
+  /**
+   * Stops accepting, lets requests and MCP calls in flight finish (at most `drainMs`), then
+   * closes every MCP session and connection.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -67,6 +87,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...SECURITY_HEADERS,
+    'API-Version': API_VERSION,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
@@ -81,6 +102,8 @@ function sendError(
   status?: number,
 ): void {
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
+  // A lock held by another process for a moment: generic clients retry a 503 after Retry-After.
+  if (error.code === 'busy' && !('Retry-After' in extra)) res.setHeader('Retry-After', '1');
   sendJson(res, status ?? httpStatusFor[error.code], { error: error.toJSON() });
 }
 
@@ -118,6 +141,7 @@ export function findRendererDir(from = __dirname): string | null {
 
 interface DoorContext {
   engine: Engine;
+  mcp(): Promise<McpHttpDoor>;
   token: string;
   rendererDir: string | null;
   limits: HttpLimits;
@@ -126,10 +150,39 @@ interface DoorContext {
 
 const unauthorized = () =>
   new CommandError(
-    'forbidden',
+    'unauthorized',
     'authorization: a valid "Bearer <token>" is required (see <home>/http-token)',
     'authorization',
   );
+
+/** 405 with the methods the path answers. */
+function wrongMethod(res: ServerResponse, message: string, allow: string): void {
+  sendError(res, new CommandError('invalid_input', `method: ${message}`, 'method'), { Allow: allow }, 405);
+}
+
+/**
+ * DNS rebinding and cross-site defence beside the Host check: a browser sends Origin with every
+ * cross-origin request, and only this server's own pages (the window served by `serve`) may call it.
+ * Clients outside a browser send none.
+ */
+export function originAllowed(origin: string | undefined, port: number): boolean {
+  return origin === undefined || origin === `http://${HTTP_HOST}:${port}` || origin === `http://localhost:${port}`;
+}
+
+/** The OpenAPI document: the shape of the API, no data, so it needs no token (Host and Origin still apply). */
+function handleOpenApi(door: DoorContext, req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'GET') return wrongMethod(res, `${OPENAPI_PATH} answers GET`, 'GET');
+  sendJson(res, 200, openApiDocument(`http://${HTTP_HOST}:${door.port()}`));
+}
+
+/** MCP over Streamable HTTP (mcp-http.ts); loaded on the first request so `serve` starts without the MCP SDK. */
+async function handleMcp(door: DoorContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  if (!authorized(door, req, res)) return;
+  if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) {
+    return wrongMethod(res, `${MCP_PATH} answers POST, GET and DELETE`, 'GET, POST, DELETE');
+  }
+  await (await door.mcp()).handle(req, res, url.searchParams);
+}
 
 /** False (and a 401 sent) unless the request carries the home's token. */
 function authorized(door: DoorContext, req: IncomingMessage, res: ServerResponse): boolean {
@@ -163,9 +216,7 @@ async function handleCommand(
   } else if (req.method === 'GET' && !spec.mutates) {
     raw = parseJsonInput(query.get('input') ?? '', 'input');
   } else {
-    return sendError(res, new CommandError('invalid_input', `method: ${name} needs POST`, 'method'), {
-      Allow: spec.mutates ? 'POST' : 'GET, POST',
-    });
+    return wrongMethod(res, `${name} needs POST`, spec.mutates ? 'POST' : 'GET, POST');
   }
   sendJson(res, 200, await dispatch(door.engine, name, raw, OWNER));
 }
@@ -174,9 +225,7 @@ async function handleCommand(
 async function handleHealth(door: DoorContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!authorized(door, req, res)) return;
   if (req.method !== 'GET') {
-    return sendError(res, new CommandError('invalid_input', 'method: /api/health answers GET', 'method'), {
-      Allow: 'GET',
-    });
+    return wrongMethod(res, '/api/health answers GET', 'GET');
   }
   const report = await dispatch(door.engine, 'system.doctor', {}, OWNER);
   sendJson(res, report.ok ? 200 : 503, report);
@@ -186,9 +235,7 @@ async function handleHealth(door: DoorContext, req: IncomingMessage, res: Server
 function handleEvents(door: DoorContext, req: IncomingMessage, res: ServerResponse): void {
   if (!authorized(door, req, res)) return;
   if (req.method !== 'GET') {
-    return sendError(res, new CommandError('invalid_input', 'method: /api/events needs GET', 'method'), {
-      Allow: 'GET',
-    });
+    return wrongMethod(res, '/api/events needs GET', 'GET');
   }
   streamChanges(door.engine, req, res, SECURITY_HEADERS);
 }
@@ -242,7 +289,16 @@ async function route(door: DoorContext, req: IncomingMessage, res: ServerRespons
       new CommandError('forbidden', `host: only ${HTTP_HOST}:${port} and localhost:${port} are served`, 'host'),
     );
   }
+  if (!originAllowed(req.headers.origin, port)) {
+    return sendError(
+      res,
+      new CommandError('forbidden', `origin: only pages of http://${HTTP_HOST}:${port} may call this server`, 'origin'),
+    );
+  }
   const url = new URL(req.url ?? '/', `http://${HTTP_HOST}:${port}`);
+  url.pathname = unversioned(url.pathname);
+  if (url.pathname === MCP_PATH) return handleMcp(door, req, res, url);
+  if (url.pathname === OPENAPI_PATH) return handleOpenApi(door, req, res);
   if (url.pathname.startsWith(COMMAND_PREFIX)) {
     return handleCommand(door, req, res, url.pathname.slice(COMMAND_PREFIX.length), url.searchParams);
   }
@@ -283,16 +339,45 @@ function listen(server: Server, port: number): Promise<number> {
   });
 }
 
+/** Refused once shutdown began: the client learns to come back rather than waiting on a closing socket. */
+function refuseWhileClosing(res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  sendError(res, new CommandError('unavailable', 'EvoFlux Memory is shutting down; try again in a moment'), {
+    'Retry-After': '5',
+  });
+}
+
+/** The MCP sessions of this door, created on the first /mcp request. */
+function mcpDoorFor(options: HttpServerOptions, port: () => number) {
+  let door: Promise<McpHttpDoor> | null = null;
+  let created: McpHttpDoor | null = null;
+  const mcpLimits: McpHttpLimits = { ...DEFAULT_MCP_HTTP_LIMITS, ...options.mcpLimits };
+  const allowed = () => ({
+    hosts: [`${HTTP_HOST}:${port()}`, `localhost:${port()}`],
+    origins: [`http://${HTTP_HOST}:${port()}`, `http://localhost:${port()}`],
+  });
+  return {
+    get: () =>
+      (door ??= import('./mcp-http').then(
+        ({ McpHttpDoor }) => (created = new McpHttpDoor(options.engine, mcpLimits, allowed)),
+      )),
+    created: () => created,
+  };
+}
+
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   let port = 0;
+  const mcp = mcpDoorFor(options, () => port);
   const door: DoorContext = {
     engine: options.engine,
+    mcp: mcp.get,
     token: ensureHttpToken(options.engine.paths.httpToken),
     rendererDir: options.rendererDir === undefined ? findRendererDir() : options.rendererDir,
     limits,
     port: () => port,
   };
+  const drain: RequestDrain = drainRequests();
   const server: Server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -300,21 +385,42 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
     },
-    (req, res) => void route(door, req, res).catch((e) => answerFailure(door, req, res, e)),
+    (req, res) => {
+      if (drain.closing) return refuseWhileClosing(res);
+      drain.track(req, res);
+      void route(door, req, res).catch((e) => answerFailure(door, req, res, e));
+    },
   );
   server.maxConnections = limits.maxConnections;
   port = await listen(server, options.port ?? DEFAULT_HTTP_PORT);
   const url = `http://${HTTP_HOST}:${port}`;
+  const infoFile = options.engine.paths.httpServer;
+  if (options.announceAs) {
+    writeHttpServerInfo(infoFile, httpServerInfo(url, port, options.announceAs, options.engine.paths.httpToken));
+  }
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   return {
     url,
     port,
     token: door.token,
     browserUrl: `${url}/#token=${door.token}`,
+    mcpUrl: `${url}${MCP_PATH}`,
     connections: () => new Promise((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      }),
+    mcpSessions: () => mcp.created()?.counts() ?? { open: 0, listening: 0 },
+    sweepIdleMcpSessions: () => mcp.created()?.sweepIdle() ?? 0,
+    close: async ({ drainMs = limits.drainMs } = {}) => {
+      if (options.announceAs) removeHttpServerInfo(infoFile);
+      if (drain.closing) return closed;
+      drain.closing = true;
+      mcp.created()?.stopAccepting();
+      server.close();
+      server.closeIdleConnections();
+      if (!(await drain.idle(drainMs))) {
+        options.engine.log.warn(`http: ${drain.inFlight()} requests still running after ${drainMs} ms; closing them`);
+      }
+      await mcp.created()?.close();
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }

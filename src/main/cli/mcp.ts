@@ -2,10 +2,8 @@ import { Option } from 'commander';
 import type { DoorCommand } from './framework';
 import { startLongLivedServices } from '../api/long-lived';
 import { setProcessKind } from '../log';
-import { normalizeWorkspacePath } from '../memory/workspace-path';
 import type { AgentContext } from '../commands/principal';
-import { id } from '../../shared/schemas';
-import { invalid } from '../../shared/errors';
+import { declaredContext } from '../api/declared-context';
 
 /**
  * `evoflux-memory mcp`: stdout belongs to the protocol alone, so anything the engine or a
@@ -18,23 +16,12 @@ function logsToStderr(): () => void {
   return () => Object.assign(console, saved);
 }
 
-const list = (raw: unknown): string[] => (Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? [raw] : []);
-
-function checkedId(value: string, flag: string): string {
-  const parsed = id.safeParse(value);
-  if (!parsed.success) throw invalid(flag, `--${flag}: ${parsed.error.issues[0]?.message ?? 'is not an id'}`);
-  return parsed.data;
-}
-
 /** The context the agent connection is started for: every session it reaches lies inside it. */
-export function contextFromFlags(options: Record<string, unknown>): AgentContext {
-  const unique = (xs: string[]) => [...new Set(xs)];
-  return {
-    projects: unique(list(options.project).map((p) => checkedId(p, 'project'))),
-    workspaces: unique(list(options.workspace).map((w) => normalizeWorkspacePath(w))),
-    folders: unique(list(options.folder).map((f) => checkedId(f, 'folder'))),
-  };
-}
+export const contextFromFlags = (options: Record<string, unknown>): AgentContext =>
+  declaredContext(
+    { project: options.project, workspace: options.workspace, folder: options.folder },
+    (name) => `--${name}`,
+  );
 
 const repeatable = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { stringify } from 'yaml';
 import { dispatch } from '../commands/dispatch';
 import { OWNER } from '../commands/principal';
 import { commandNames, contract, type CommandName } from '../../shared/contract';
 import { isCommandError } from '../../shared/errors';
 import { APP_VERSION } from '../version';
+import { yaml } from '../lazy-deps';
 import { COMMAND_ALIASES, GROUP_ALIASES, commandPath, type CommandAlias } from './aliases';
 import { fieldSpecs, kebab, type FieldSpec } from './fields';
 import { optionsFor } from './options';
@@ -71,7 +71,7 @@ type AnyView = { text?(output: unknown): string; check?(output: unknown): void; 
 /** Sets the invocation's result, unless the view's check turns the output into a failure. */
 function render(ctx: Invocation, name: CommandName, output: unknown): void {
   const view = views[name] as CliView<CommandName> as AnyView | undefined;
-  const result = { data: output, text: view?.text ? view.text(output) : stringify(output).trimEnd() };
+  const result = { data: output, text: view?.text ? view.text(output) : yaml().stringify(output).trimEnd() };
   if (view?.printFailed) ctx.result = result;
   view?.check?.(output);
   ctx.result = result;

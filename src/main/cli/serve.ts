@@ -45,7 +45,7 @@ function portFrom(text: string | undefined): number {
 
 export const serveCommand: DoorCommand = {
   path: ['serve'],
-  summary: 'Headless mode: the HTTP JSON API and the desktop window in a browser, on 127.0.0.1.',
+  summary: 'Headless mode: the HTTP JSON API, MCP over HTTP (/mcp) and the desktop window in a browser, on 127.0.0.1.',
   options: () => [new Option('--port <n>', `TCP port (default ${DEFAULT_HTTP_PORT}; 0 = any free port)`)],
   run: async (ctx, _input, options) => {
     const port = portFrom(portText(options.port));
@@ -53,11 +53,18 @@ export const serveCommand: DoorCommand = {
     // Loaded here so no other command pays for the HTTP server's modules.
     const { startHttpServer } = await import('../api/http');
     const engine = ctx.engine();
-    const server = await startHttpServer({ engine, port });
+    const server = await startHttpServer({
+      engine,
+      port,
+      announceAs: 'serve',
+      mcpLimits: { idleMs: engine.settings.http.mcpIdleMs },
+    });
     const stopServices = startLongLivedServices(engine);
     const info = {
       url: server.url,
       browserUrl: server.browserUrl,
+      mcpUrl: server.mcpUrl,
+      openapiUrl: `${server.url}/api/v1/openapi.json`,
       port: server.port,
       home: ctx.home,
       tokenFile: engine.paths.httpToken,
@@ -68,7 +75,9 @@ export const serveCommand: DoorCommand = {
         : [
             `EvoFlux Memory is serving ${ctx.home}`,
             `  open:  ${server.browserUrl}`,
-            `  API:   POST ${server.url}/api/commands/<name>  (Authorization: Bearer $(cat ${engine.paths.httpToken}))`,
+            `  API:   POST ${server.url}/api/v1/commands/<name>  (Authorization: Bearer $(cat ${engine.paths.httpToken}))`,
+            `  MCP:   ${server.mcpUrl}  (Streamable HTTP, same header; ?project=ID&workspace=PATH&folder=ID confine the agent)`,
+            `  docs:  ${info.openapiUrl}`,
             '  stop:  Ctrl+C',
           ].join('\n'),
     );
@@ -77,8 +86,9 @@ export const serveCommand: DoorCommand = {
       const why = await until.stopped;
       if (!ctx.json) ctx.err(`evoflux-memory: ${why}, shutting down`);
       engine.log.info(`serve: ${why}, shutting down`);
-      await stopServices();
+      // Requests and MCP calls in flight finish first; then Dream stops and the engine drains.
       await server.close();
+      await stopServices();
     } finally {
       until.release();
     }

@@ -36,8 +36,8 @@ export async function dispatch<N extends CommandName>(
 ): Promise<OutputOf<Contract[N]>> {
   if (!isCommandName(name)) throw new CommandError('not_found', `unknown command: ${name}`, 'command');
   const input = authorize(engine, principal, name, parseInput(name, raw));
-  const handler = handlers[name] as (e: Engine, i: unknown) => unknown;
-  const output = await handler(engine, input);
+  const handler = handlers[name] as (e: Engine, i: unknown, p: Principal) => unknown;
+  const output = await handler(engine, input, principal);
   const checked = contract[name].output.safeParse(output);
   if (!checked.success) {
     throw new CommandError('internal', `${name} produced output outside its contract: ${checked.error.message}`);

@@ -4,6 +4,8 @@ import { sessionHandlers } from './sessions';
 import { factHandlers } from './facts';
 import { extractionHandlers } from './extraction';
 import { agentHandlers } from './agent';
+import { agentWikiHandlers } from './agent-wiki';
+import { agentSessionHandlers } from './agent-sessions';
 
 import { recallHandlers } from './recall';
 import { turnHandlers } from './turns';
@@ -22,6 +24,8 @@ export const handlers: Handlers<Contract> = {
   ...factHandlers,
   ...extractionHandlers,
   ...agentHandlers,
+  ...agentWikiHandlers,
+  ...agentSessionHandlers,
   ...recallHandlers,
   ...turnHandlers,
   ...wikiHandlers,

@@ -93,9 +93,10 @@ export function reaches(db: Db, principal: AgentPrincipal, session: SessionRecor
 }
 
 /**
- * The commands an agent connection may call: its own sessions' turns, recall, search, facts and
- * forget, and Dream. Everything else (browsing every session, deleting sessions, writing the wiki,
- * resolving citations) is the owner's.
+ * The commands an agent connection may call: its own sessions' turns, recall, search, facts,
+ * forget (a fact, or a session after a dry run), the wiki pages and recent activity of its
+ * context, and Dream. Everything else (browsing every session, deleting sessions without the dry
+ * run, writing the wiki, resolving citations) is the owner's.
  */
 export const AGENT_COMMANDS: ReadonlySet<string> = new Set([
   'sessions.create',
@@ -109,6 +110,10 @@ export const AGENT_COMMANDS: ReadonlySet<string> = new Set([
   'facts.add',
   'facts.addBatch',
   'memory.forget',
+  'memory.forgetSession',
+  'memory.wiki.list',
+  'memory.wiki.read',
+  'memory.activity',
   'scopes.resolve',
   'extraction.status',
   'dream.run',

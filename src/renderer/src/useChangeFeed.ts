@@ -14,14 +14,14 @@ export function useChangeFeed(): void {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const refresh = () => {
-      // A change this window is making is announced before its answer arrives: its own success
-      // handler refreshes (and drops the queries of what it deleted, which would refetch into
-      // 404s from a view about to close), so the feed waits for it.
+      timer = null;
+      // A write of this window still in flight (a forget) refreshes the views itself once it
+      // answers, dropping what it deleted; refetching under it now would ask for a session that
+      // is already gone (404s). The notice waits until no write is pending.
       if (client.isMutating() > 0) {
         timer = setTimeout(refresh, SETTLE_MS);
         return;
       }
-      timer = null;
       // A forget preview is a question asked once; it is not refetched under the person reading it.
       void client.invalidateQueries({
         predicate: (q) => !(q.queryKey[0] === 'sessions' && q.queryKey[1] === 'forget-preview'),

@@ -56,61 +56,65 @@ export const extractionCommands = {
     description:
       "Every top-level session's extraction cursor: status, covered responses, lease, attempts, last error and next attempt.",
     mutates: false,
-    input: z
-      .object({
-        sessionId: id.optional().describe('Only this top-level session; every one when absent.'),
-        limit: z.number().int().min(1).max(1000).default(200).describe('Sessions listed, 1 to 1000.'),
-      })
-      .strict(),
-    output: z.object({ extractor: z.string(), sessions: z.array(cursorStatus) }),
+    input: () =>
+      z
+        .object({
+          sessionId: id.optional().describe('Only this top-level session; every one when absent.'),
+          limit: z.number().int().min(1).max(1000).default(200).describe('Sessions listed, 1 to 1000.'),
+        })
+        .strict(),
+    output: () => z.object({ extractor: z.string(), sessions: z.array(cursorStatus) }),
   }),
   'extraction.run': defineCommand({
     description:
       'Extract now from the messages after the cursor, whatever the cadence: claims the lease (refused while another run holds it), stores facts with evidence and advances the cursor, or records the failure.',
     mutates: true,
-    input: z.object({ sessionId: id.describe('The top-level session to extract from.') }).strict(),
-    output: runResult,
+    input: () => z.object({ sessionId: id.describe('The top-level session to extract from.') }).strict(),
+    output: () => runResult,
   }),
   'extraction.retry': defineCommand({
     description: 'Make a failed extraction cursor due now and run it.',
     mutates: true,
-    input: z.object({ sessionId: id.describe('The top-level session whose failed extraction to retry.') }).strict(),
-    output: runResult,
+    input: () =>
+      z.object({ sessionId: id.describe('The top-level session whose failed extraction to retry.') }).strict(),
+    output: () => runResult,
   }),
   'import.legacy': defineCommand({
     description:
       'Import historical extraction-note projections (Markdown bullets per source session) as local facts with evidence. Idempotent; a sentinel stops reruns unless force.',
     mutates: true,
-    input: z
-      .object({
-        from: z
-          .string()
-          .trim()
-          .min(1)
-          .max(4096)
-          .optional()
-          .describe('Folder of legacy notes (*.md), e.g. "~/old-home/wiki/notes"; default <home>/wiki/notes.'),
-        force: z.boolean().default(false).describe('Import again although the sentinel says it was done.'),
-      })
-      .strict(),
-    output: z.object({
-      skipped: z.boolean(),
-      source: z.string(),
-      files: z.number().int(),
-      bullets: z.number().int(),
-      sessions: z.number().int(),
-      sessionsAlreadyImported: z.number().int(),
-      sessionsMissing: z.number().int(),
-      facts: z.number().int(),
-      factsCreated: z.number().int(),
-      evidenceCreated: z.number().int(),
-      rejected: z.number().int(),
-      interrupted: z.boolean(),
-      sentinel: z.string().nullable(),
-      transactions: z.number().int(),
-      p99TxMs: z.number(),
-      longestTxMs: z.number(),
-      durationMs: z.number(),
-    }),
+    input: () =>
+      z
+        .object({
+          from: z
+            .string()
+            .trim()
+            .min(1)
+            .max(4096)
+            .optional()
+            .describe('Folder of legacy notes (*.md), e.g. "~/old-home/wiki/notes"; default <home>/wiki/notes.'),
+          force: z.boolean().default(false).describe('Import again although the sentinel says it was done.'),
+        })
+        .strict(),
+    output: () =>
+      z.object({
+        skipped: z.boolean(),
+        source: z.string(),
+        files: z.number().int(),
+        bullets: z.number().int(),
+        sessions: z.number().int(),
+        sessionsAlreadyImported: z.number().int(),
+        sessionsMissing: z.number().int(),
+        facts: z.number().int(),
+        factsCreated: z.number().int(),
+        evidenceCreated: z.number().int(),
+        rejected: z.number().int(),
+        interrupted: z.boolean(),
+        sentinel: z.string().nullable(),
+        transactions: z.number().int(),
+        p99TxMs: z.number(),
+        longestTxMs: z.number(),
+        durationMs: z.number(),
+      }),
   }),
 } as const;

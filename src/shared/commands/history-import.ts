@@ -92,40 +92,42 @@ export const historyImportCommands = {
     description:
       'Import ChatGPT or Claude data exports (conversations.json) or JSONL transcripts: each conversation becomes one top-level session with its real times, marked with its source and original id. Importing again adds only new conversations and messages. Extraction then runs over them in the background.',
     mutates: true,
-    input: z
-      .object({
-        from: z
-          .string()
-          .trim()
-          .min(1)
-          .max(4096)
-          .describe(
-            'The export: a conversations.json, a .jsonl transcript, or the unpacked export folder, e.g. "~/Downloads/chatgpt-export".',
-          ),
-        format: importFormat,
-        ...importContextFields,
-        waitForExtraction: z
-          .boolean()
-          .default(false)
-          .describe(
-            'Return only after extraction has run over the imported sessions (else it runs in the background).',
-          ),
-      })
-      .strict(),
-    output: importReport.extend({ jobId: z.string(), extraction: extractionAfterImport }),
+    input: () =>
+      z
+        .object({
+          from: z
+            .string()
+            .trim()
+            .min(1)
+            .max(4096)
+            .describe(
+              'The export: a conversations.json, a .jsonl transcript, or the unpacked export folder, e.g. "~/Downloads/chatgpt-export".',
+            ),
+          format: importFormat,
+          ...importContextFields,
+          waitForExtraction: z
+            .boolean()
+            .default(false)
+            .describe(
+              'Return only after extraction has run over the imported sessions (else it runs in the background).',
+            ),
+        })
+        .strict(),
+    output: () => importReport.extend({ jobId: z.string(), extraction: extractionAfterImport }),
   }),
   'import.status': defineCommand({
     description:
       'Imports of this process (running and recent) with their progress and summaries, and how many imported sessions extraction still owes.',
     mutates: false,
-    input: z.object({}).strict(),
-    output: z.object({
-      jobs: z.array(importJob),
-      extraction: z.object({
-        pendingSessions: z.number().int(),
-        runningSessions: z.number().int(),
-        background: z.boolean(),
+    input: () => z.object({}).strict(),
+    output: () =>
+      z.object({
+        jobs: z.array(importJob),
+        extraction: z.object({
+          pendingSessions: z.number().int(),
+          runningSessions: z.number().int(),
+          background: z.boolean(),
+        }),
       }),
-    }),
   }),
 } as const;

@@ -62,32 +62,35 @@ export const recallCommands = {
     description:
       "Automatic recall for a request: at most three of the session's scoped semantic facts, as cited JSONL inside an untrusted-data boundary. Abstains on generic or single-word prompts.",
     mutates: false,
-    input: z
-      .object({
-        sessionId: id.describe('The session asking; only facts in its scopes are recalled.'),
-        text: queryText(100_000).describe('The request to recall for, e.g. "how do we deploy the billing service?".'),
-      })
-      .strict(),
-    output: recallResult.extend({ reason: z.string().nullable() }),
+    input: () =>
+      z
+        .object({
+          sessionId: id.describe('The session asking; only facts in its scopes are recalled.'),
+          text: queryText(100_000).describe('The request to recall for, e.g. "how do we deploy the billing service?".'),
+        })
+        .strict(),
+    output: () => recallResult.extend({ reason: z.string().nullable() }),
   }),
   'memory.search': defineCommand({
     description:
       'memory_search: scoped facts, the legacy Markdown wiki pages and scoped dialogue evidence, ranked, with source type, citation and snippet.',
     mutates: false,
-    input: z
-      .object({
-        sessionId: id.describe(
-          'The session searching; facts, pages and dialogue outside its scopes are never returned.',
-        ),
-        query: queryText(2000).describe('What to look for, e.g. "why did we pick postgres".'),
-        limit: z.number().int().min(1).max(20).default(8).describe('Results, 1 to 20.'),
-        sources: z
-          .array(searchSource)
-          .min(1)
-          .default(['facts', 'wiki', 'dialogue'])
-          .describe(`Where to search, any of: ${searchSource.options.join(', ')}.`),
-      })
-      .strict(),
-    output: z.object({ results: z.array(searchHit) }),
+    input: () =>
+      z
+        .object({
+          sessionId: id.describe(
+            'The session searching; facts, pages and dialogue outside its scopes are never returned.',
+          ),
+          query: queryText(2000).describe('What to look for, e.g. "why did we pick postgres".'),
+          limit: z.number().int().min(1).max(20).default(8).describe('Results, 1 to 20.'),
+          sources: z
+            .array(searchSource)
+            .min(1)
+            .default(['facts', 'wiki', 'dialogue'])
+            .describe(`Where to search, any of: ${searchSource.options.join(', ')}, e.g. ["facts","wiki"].`)
+            .meta({ examples: [['facts', 'wiki'], ['dialogue']] }),
+        })
+        .strict(),
+    output: () => z.object({ results: z.array(searchHit) }),
   }),
 } as const;

@@ -116,44 +116,47 @@ export const settingsCommands = {
     description:
       'The settings people change (memory switches, extraction cadence, the model endpoint, Dream schedule), where settings.yaml and the data home are, and any problem reading the file.',
     mutates: false,
-    input: z.object({}).strict(),
-    output: z.object({
-      values: settingsView,
-      file: z.string(),
-      home: z.string(),
-      /** Why settings.yaml could not be read at all (defaults are in use), or null. */
-      fileError: z.string().nullable(),
-      /** Each key that could not be used as written (it fell back to its default, or was ignored). */
-      problems: z.array(settingsProblem),
-    }),
+    input: () => z.object({}).strict(),
+    output: () =>
+      z.object({
+        values: settingsView,
+        file: z.string(),
+        home: z.string(),
+        /** Why settings.yaml could not be read at all (defaults are in use), or null. */
+        fileError: z.string().nullable(),
+        /** Each key that could not be used as written (it fell back to its default, or was ignored). */
+        problems: z.array(settingsProblem),
+      }),
   }),
   'settings.set': defineCommand({
     description:
       'Change settings: every given value is validated (the field is named when one is not), then settings.yaml is saved atomically keeping its comments and other keys, and the running app uses the new values.',
     mutates: true,
-    input: z.object({ values: editableSettings.describe('Only the values to change') }).strict(),
-    output: z.object({ values: settingsView }),
+    input: () => z.object({ values: editableSettings.describe('Only the values to change') }).strict(),
+    output: () => z.object({ values: settingsView }),
   }),
   'settings.testConnection': defineCommand({
     description:
       'Try the OpenAI-compatible endpoint: list its models (GET <baseUrl>/models) and say whether the model is there. Values left out come from settings.yaml. Changes nothing.',
     mutates: false,
-    input: z
-      .object({
-        baseUrl: httpUrl.optional().describe('The endpoint to try; default: llm.baseUrl'),
-        model: z.string().trim().max(200).optional().describe('The model to look for; default: llm.model'),
-        apiKey: z.string().trim().max(500).optional().describe('The key to send; default: the configured one'),
-      })
-      .strict(),
-    output: z.object({
-      ok: z.boolean(),
-      status: z.number().int().nullable(),
-      message: z.string(),
-      models: z.array(z.string()),
-      modelFound: z.boolean().nullable(),
-      /** The setting to fix when it failed, e.g. llm.baseUrl. */
-      setting: z.string().nullable(),
-      elapsedMs: z.number().int(),
-    }),
+    input: () =>
+      z
+        .object({
+          baseUrl: httpUrl.optional().describe('The endpoint to try; default: llm.baseUrl'),
+          model: z.string().trim().max(200).optional().describe('The model to look for; default: llm.model'),
+          apiKey: z.string().trim().max(500).optional().describe('The key to send; default: the configured one'),
+        })
+        .strict(),
+    output: () =>
+      z.object({
+        ok: z.boolean(),
+        status: z.number().int().nullable(),
+        message: z.string(),
+        models: z.array(z.string()),
+        modelFound: z.boolean().nullable(),
+        /** The setting to fix when it failed, e.g. llm.baseUrl. */
+        setting: z.string().nullable(),
+        elapsedMs: z.number().int(),
+      }),
   }),
 } as const;

@@ -47,7 +47,7 @@ export const systemCommands = {
     description:
       'Health check of this data home: version, schema, database and WAL size, a read-lane round trip, the SQLite binding in use, lock holders, pending background work (extraction, legacy import, index maintenance, extraction owed to imported conversations) and settings.yaml problems. ok is false, with the reasons in problems, when something is broken.',
     mutates: false,
-    input: z.object({}).strict(),
-    output: doctorReport,
+    input: () => z.object({}).strict(),
+    output: () => doctorReport,
   }),
 } as const;

@@ -11,6 +11,13 @@ export const TECHNICAL =
 export const CODE_TOKEN =
   /`[^`]+`|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|cpp|c|h|json|ya?ml|toml|md|sql|sh|css|html)\b|(?:^|\s)[.~]?\/[\w./-]+|\b[a-z]+[A-Z]\w*\(|\b\w+_\w+\b/;
 
+/**
+ * Unmistakable software work: "I fixed the bug in the parser", "I'm debugging the auth flow". Words
+ * that also name everyday things (tests, builds, scripts, packages, servers) are left out.
+ */
+export const CODE_TASK =
+  /\b(?:bugs?|bugfix|hotfix|commits?|committed|branch(?:es)?|merged?|rebased?|PRs?|pull requests?|deploy(?:s|ed|ing|ment)?|rollback|rolled back|revert(?:ed)?|refactor(?:ed|ing)?|migrations?|endpoints?|repo(?:sitory)?|codebase|CI|pipelines?|stack ?traces?|unit tests?|test suite|flaky|lint(?:er|ing)?|parser|config(?:uration)?|staging|prod|APIs?|schemas?|quer(?:y|ies)|dependenc(?:y|ies)|compiler|debug(?:ging|ged)?|auth|database|docker|kubernetes|typescript|javascript|regex|frontend|backend|localhost|npm|git|helpers?|variables?|methods?)\b/i;
+
 /** The codebase or the team's shared work: "in this codebase", "our repo", "we ...". */
 export const SHARED_WORK =
   /\b(?:this|our|the) (?:codebase|code ?base|repo(?:sitory)?|project|app|service|team|monorepo|workspace|package|library)\b|\bwe(?:'ll|'re|'ve)?\b|\bour\b|\bus\b/i;

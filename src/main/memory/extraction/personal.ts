@@ -1,4 +1,4 @@
-import type { Sentence, Token } from './nlp';
+import { textOf, type Sentence, type Token } from './nlp';
 import { aboutUser } from './third-person';
 
 /**
@@ -73,6 +73,7 @@ const OPENERS = new Set([
   'today',
   'yesterday',
   'last',
+  'next',
   'this',
   'week',
   'weekend',
@@ -211,13 +212,17 @@ const POINTERS = new Set([
   'him',
   'her',
   'here',
+  'there',
   'something',
   'stuff',
   'thing',
   'things',
 ]);
-/** Echoing the other person ("I love it too", "I also went") is a reaction, not news. */
-const ECHO = new Set(['too', 'also', 'either', 'same']);
+/**
+ * Echoing the other person ("I love it too", "me either", "same") is a reaction, not news. "Also"
+ * is not: "I also volunteer at the shelter" adds something about the speaker.
+ */
+const ECHO = new Set(['too', 'either', 'same']);
 /** Nouns that say how something felt, not what it was ("quite the adventure", "a blast"). */
 const VAGUE_NOUNS =
   /^(?:adventure|experience|journey|ride|blast|fun|moment|stuff|thing|dream|passion|life|progress|lot|bit|way|time|chance|opportunity|feeling|vibe|energy|mood|luck|story|deal|step|challenge|struggle|success)s?$/;
@@ -231,6 +236,8 @@ function pointsAtTheMoment(clause: Token[]): boolean {
     const next = clause[i + 1];
     // "I found out that they ..." opens a clause; "that pic" points at one.
     if (t.lower === 'that' && next && ['PRON', 'DET', 'PROPN'].includes(next.pos)) return false;
+    // "a book that captivates me": after a noun, "that" opens a relative clause about it.
+    if (t.lower === 'that' && clause[i - 1]?.pos === 'NOUN' && next && next.pos !== 'NOUN') return false;
     return !(next && TIME_NOUNS.test(next.lower));
   });
 }
@@ -248,7 +255,8 @@ function findSubject(tokens: Token[]): number {
     if (t.lower === 'we' && t.pos === 'PRON') return i;
     if (t.lower === 'my' && tokens[i + 1]?.pos === 'NOUN') return i;
     const skippable = t.pos === 'PUNCT' || t.pos === 'INTJ' || OPENERS.has(t.lower) || (t.pos === 'PROPN' && i < 3);
-    if (!skippable) return afterLeadIn(tokens, i);
+    if (skippable || isTimeUnit(tokens[i - 1], t)) continue;
+    return afterLeadIn(tokens, i);
   }
   return -1;
 }
@@ -258,7 +266,7 @@ function afterLeadIn(tokens: Token[], from: number): number {
   for (let i = from; i < Math.min(tokens.length - 1, 10); i++) {
     const t = tokens[i]!;
     if (SECOND_PERSON.has(t.lower) || t.lower === 'if' || t.lower === 'when') return -1;
-    if (t.text === ',' && tokens[i + 1]!.text === 'I') return i + 1;
+    if ((t.text === ',' || /^[-–—:]$/.test(t.text)) && tokens[i + 1]!.text === 'I') return i + 1;
   }
   return -1;
 }
@@ -266,11 +274,17 @@ function afterLeadIn(tokens: Token[], from: number): number {
 const ENDS_SENTENCE = /^[.!?;]$/;
 const OPENS_OTHER_CLAUSE = /^(?:and|but|so|because|which|while|though|although)$/;
 
+/** A conjunction or mark followed by a new subject ("..., and I lead the team"; "- they said"). */
+function opensNewSubject(t: Token, next: Token | undefined): boolean {
+  const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
+  return boundary && !!next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I');
+}
+
 /** Whether the clause stops before token `t` (followed by `next`). */
 function breaksClause(t: Token, next: Token | undefined): boolean {
-  const boundary = t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^[-–—,;:]$/.test(t.text);
-  if (boundary && next && (SUBJECT_PRONOUNS.has(next.lower) || next.text === 'I')) return true;
-  if (t.pos === 'PUNCT' && ENDS_SENTENCE.test(t.text)) return true;
+  // "I'm having a show - can't wait": a dash set off by spaces closes the clause.
+  if (/^[-–—]$/.test(t.text) && t.space !== '') return true;
+  if (opensNewSubject(t, next) || (t.pos === 'PUNCT' && ENDS_SENTENCE.test(t.text))) return true;
   // ", so things are tight", ", which ...": what follows the comma is about something else.
   if (t.text === ',' && next && OPENS_OTHER_CLAUSE.test(next.lower)) return true;
   return t.lower === 'but' || t.lower === 'because' || (/^'?cause$/.test(t.lower) && t.pos === 'SCONJ');
@@ -290,6 +304,20 @@ interface VerbGroup {
   negated: boolean;
 }
 
+/** The tagger reads "hiking" in "I'm hiking this weekend" as a noun: after "be" it is the verb. */
+const progressiveReadAsNoun = (t: Token, auxiliaries: string[]) =>
+  t.pos === 'NOUN' &&
+  /[^aeiou]ing$/.test(t.lower) &&
+  t.lower.length > 5 &&
+  auxiliaries[auxiliaries.length - 1] === 'be';
+
+/** "hiking" -> "hike", "running" -> "run", "reading" -> "read": close enough to look a verb up. */
+function ingLemma(word: string): string {
+  const stem = word.slice(0, -3);
+  if (/([^aeiou])\1$/.test(stem) && !/(?:ll|ss)$/.test(stem)) return stem.slice(0, -1);
+  return /[^aeiouy][^aeiouywx]$/.test(stem) || /(?:ss|ll|ng|sh|ch|ck)$/.test(stem) ? stem : stem + 'e';
+}
+
 function verbGroup(tokens: Token[], subject: number): VerbGroup | null {
   let i = subject + 1;
   if (tokens[subject]!.lower === 'my') {
@@ -306,6 +334,7 @@ function verbGroup(tokens: Token[], subject: number): VerbGroup | null {
     } else if (t.pos === 'PART' && /^(?:not|n't)$/.test(t.lower)) negated = true;
     else if (t.pos === 'ADV' && i - subject <= 4) continue;
     else if (t.pos === 'VERB') return { head: i, lemma: t.lemma, auxiliaries, negated };
+    else if (progressiveReadAsNoun(t, auxiliaries)) return { head: i, lemma: ingLemma(t.lower), auxiliaries, negated };
     else break;
   }
   if (lastAux < 0) return null;
@@ -321,13 +350,18 @@ function isFuture(tokens: Token[], subject: number, group: VerbGroup): boolean {
   if (near.includes('gonna') || near.includes('off')) return true;
   // "I'm going to <verb>", not "I started going to boot camps".
   const going = near.indexOf('going');
-  return going >= 0 && going <= 1 && near[going + 1] === 'to' && group.lemma === 'go';
+  if (going < 0 || going > 1 || near[going + 1] !== 'to' || group.lemma !== 'go') return false;
+  // "going to start" is an intention; "going to a conference" is where they go.
+  const after = tokens.slice(group.head + 1).find((t) => t.pos !== 'ADV' && t.lower !== 'to');
+  return !after || after.pos === 'VERB' || after.pos === 'AUX';
 }
 
 /** "I plan to ...", "I hope to ...": a wish or an intention, not a fact yet. */
 const INTENT = new Set(['plan', 'want', 'hope', 'intend', 'aim', 'try', 'wish', 'need', 'have']);
 const intends = (tokens: Token[], group: VerbGroup) =>
-  INTENT.has(group.lemma) && tokens[group.head + 1]?.lower === 'to';
+  INTENT.has(group.lemma) && tokens[group.head + 1]?.lower === 'to' && !hadTo(tokens[group.head]!);
+/** "I had to shut down my account" happened; "I have to ..." is still to do. */
+const hadTo = (head: Token) => head.lemma === 'have' && head.lower === 'had';
 
 const isPast = (t: Token) => t.lower !== t.lemma && !/ing$/.test(t.lower) && !/s$/.test(t.lower);
 
@@ -352,6 +386,19 @@ const INTENSIFIERS = new Set([
 ]);
 export const ROLE_STRENGTH = 3;
 
+/**
+ * Adjectives for a lasting condition or status of a person (diet, health, family status, work
+ * status), unlike the feelings and judgements ("happy", "great") that "I am" usually carries.
+ */
+const CONDITION =
+  /^(?:allergic|intolerant|vegan|vegetarian|pescatarian|diabetic|asthmatic|celiac|coeliac|epileptic|deaf|blind|colou?rblind|pregnant|sober|married|engaged|divorced|widowed|separated|single|retired|unemployed|self-employed|bilingual|trilingual|fluent|left-handed|right-handed|introverted|extroverted|religious|adopted|disabled|homeschooled)$/;
+
+/** "I'm lactose intolerant", "I'm allergic to cats", "I am vegan": a condition, not a mood. */
+function statesCondition(after: Token[]): boolean {
+  const words = after.filter((t) => t.pos !== 'ADV' && !INTENSIFIERS.has(t.lower)).slice(0, 3);
+  return words.some((t) => CONDITION.test(t.lower) && (t.pos === 'ADJ' || t.pos === 'VERB' || t.pos === 'NOUN'));
+}
+
 /** "I am so happy", "I'm glad to ...": a feeling; "I am a nurse", "I'm from Sweden": about them. */
 function judgeBe(after: Token[]): number {
   const words = after.filter((t) => !INTENSIFIERS.has(t.lower) && t.pos !== 'ADV');
@@ -366,7 +413,8 @@ function judgeBe(after: Token[]): number {
 }
 
 /** "for now", "this time": said to hold only for a while. */
-const PROVISIONAL = /\b(?:for now|for the moment|for the time being|temporarily|this time|just this once)\b/;
+const PROVISIONAL =
+  /\b(?:for now|for the moment|for the time being|temporarily|this time|just this once|right now|at the moment|as we speak)\b/;
 
 /** About the other person, an echo, a pointer, a hypothetical, a plan, a denial or reported speech. */
 function notAboutTheirLife(tokens: Token[], subject: number, end: number, group: VerbGroup): boolean {
@@ -382,6 +430,22 @@ function notAboutTheirLife(tokens: Token[], subject: number, end: number, group:
 /** Nouns, names and numbers that say what happened: not time words ("last week") nor vague ones. */
 const concrete = (t: Token) =>
   CONTENT_POS.has(t.pos) && !BARE_PRONOUNS.has(t.lower) && !TIME_NOUNS.test(t.lower) && !VAGUE_NOUNS.test(t.lower);
+
+/**
+ * "I'm doing kickboxing", "going into policymaking": an -ing word right after a verb or a
+ * preposition is a gerund naming an activity, a noun in all but its tag.
+ */
+function isGerundObject(after: Token[], i: number): boolean {
+  const t = after[i]!;
+  const before = after[i - 1];
+  if (t.pos !== 'VERB' || !/[^aeiou]ing$/.test(t.lower) || t.lower.length < 6) return false;
+  if (after[i + 1] && ['DET', 'NOUN', 'PROPN', 'PRON', 'NUM', 'ADJ'].includes(after[i + 1]!.pos)) return false;
+  return i === 0 || before?.pos === 'ADP';
+}
+
+/** "I'm looking into nursing jobs", "I'm looking for a flat": a search under way, not a glance. */
+const searchesFor = (head: Token, after: Token[]) =>
+  head.lemma === 'look' && /^(?:into|for|after)$/.test(after[0]?.lower ?? '');
 
 /** Reject what is not a statement about the speaker's life; otherwise how strong it is. */
 /**
@@ -400,22 +464,39 @@ function judge(tokens: Token[], subject: number, end: number, group: VerbGroup):
   const after = tokens.slice(group.head + 1, end).filter((t) => t.pos !== 'PUNCT');
   const first = after.find((t) => t.pos !== 'ADV' && t.pos !== 'PART');
   if (!first || (BARE_PRONOUNS.has(first.lower) && !after.some((t) => CONTENT_POS.has(t.pos)))) return 0;
-  const content = after.filter(concrete).length;
+  if (group.lemma === 'be' && statesCondition(after)) return 2.5;
+  const content = after.filter((t, i) => concrete(t) || isGerundObject(after, i)).length;
   if (content === 0) return 0;
   // "We" is the user with people the conversation knows; only a plain past event of theirs is kept.
   if (tokens[subject]!.lower === 'we' && !(isPast(head) && group.auxiliaries.length === 0)) return 0;
   if (group.lemma === 'be') return judgeBe(after);
-  if (NOT_A_FACT.has(group.lemma)) return 0;
+  if (NOT_A_FACT.has(group.lemma) && !searchesFor(head, after)) return 0;
   return 1 + Math.min(content, 3) * 0.5 + (settled(head, group) ? 0.5 : 0);
 }
 
-function statementAt(tokens: Token[], subject: number): { statement: PersonalStatement | null; end: number } | null {
+interface ClauseOptions {
+  /** Who "we" is when the sentence said so ("My wife and I ..." -> "their wife"). */
+  companions?: string;
+  /** A clause put before the main one ("Since I lost my job, ...") ends at its comma. */
+  endAtComma?: boolean;
+}
+
+function statementAt(
+  tokens: Token[],
+  subject: number,
+  options: ClauseOptions = {},
+): { statement: PersonalStatement | null; end: number } | null {
   const group = verbGroup(tokens, subject);
   if (!group) return null;
-  const end = clauseEnd(tokens, group.head);
+  let end = clauseEnd(tokens, group.head);
+  if (options.endAtComma) {
+    const comma = tokens.findIndex((t, i) => i > group.head && i < end && t.text === ',');
+    if (comma > 0) end = comma;
+  }
   const strength = judge(tokens, subject, end, group);
   if (strength <= 0) return { statement: null, end };
-  const text = aboutUser(tokens, subject, end).replace(/[,;:\s-]+$/, '') + '.';
+  const text =
+    aboutUser(tokens, subject, end, options.companions).replace(/[,;:\s-]+$/, '') + leadingTime(tokens, subject) + '.';
   const role = group.lemma === 'be' && strength >= ROLE_STRENGTH;
   return { statement: { kind: role ? 'profile' : 'fact', text, strength }, end };
 }
@@ -423,7 +504,7 @@ function statementAt(tokens: Token[], subject: number): { statement: PersonalSta
 /** The next "I" that opens a coordinated clause ("..., and I lead the team"), or -1. */
 function nextSubject(tokens: Token[], end: number): number {
   const link = tokens[end];
-  if (!link || !(link.pos === 'CCONJ' || /^[,;]$/.test(link.text))) return -1;
+  if (!link || !(link.pos === 'CCONJ' || /^[,;:–—-]$/.test(link.text))) return -1;
   for (let i = end + 1; i <= end + 2 && i < tokens.length; i++) {
     if (tokens[i]!.text === 'I') return i;
     if (tokens[i]!.pos !== 'CCONJ' && tokens[i]!.pos !== 'ADV') return -1;
@@ -450,13 +531,38 @@ function withImpliedSubject(tokens: Token[]): Token[] | null {
   return [...tokens.slice(0, i), me, { ...verb, text: verb.lower, space: ' ' }, ...tokens.slice(i + 1)];
 }
 
+const QUOTED_SPEAKER = new Set(['i', 'you', 'we', 'me', 'my', 'your', 'us', 'our']);
+
+/**
+ * A quotation is reported speech ("she said "I'll be there"") unless it is a short title or name
+ * ("I'm reading "The Lean Startup""): one with a speaker's pronoun in it, more than eight words,
+ * or opened after a reporting verb or a colon is somebody's words, not the user's statement.
+ */
+function quotesSpeech(tokens: Token[]): boolean {
+  let open = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.text !== '"') continue;
+    if (open < 0) {
+      open = i;
+      const before = tokens[i - 1];
+      if (before && (before.text === ':' || before.text === ',' || REPORTING.has(before.lemma))) return true;
+      continue;
+    }
+    const inside = tokens.slice(open + 1, i);
+    if (inside.length > 8 || inside.some((t) => QUOTED_SPEAKER.has(t.lower))) return true;
+    open = -1;
+  }
+  return open >= 0;
+}
+
 /**
  * Durable first-person statements in the sentence, one per clause the speaker is the subject
  * of ("My name is Dana and I lead the mobile team" has two), rewritten about User.
  */
 export function personalStatements(sentence: Sentence): PersonalStatement[] {
-  if (sentence.tokens.length < 4 || /\?\s*$/.test(sentence.text) || /["“”]/.test(sentence.text)) return [];
-  let tokens = sentence.tokens;
+  if (sentence.tokens.length < 4 || /\?\s*$/.test(sentence.text) || quotesSpeech(sentence.tokens)) return [];
+  const compound = withCompoundSubject(sentence.tokens);
+  let tokens = compound?.tokens ?? sentence.tokens;
   let subject = findSubject(tokens);
   if (subject < 0) {
     const implied = withImpliedSubject(tokens);
@@ -465,11 +571,56 @@ export function personalStatements(sentence: Sentence): PersonalStatement[] {
     subject = findSubject(tokens);
   }
   const out: PersonalStatement[] = [];
+  let options: ClauseOptions = {
+    endAtComma: tokens.slice(0, subject).some((t) => SUBORDINATORS.has(t.lower)),
+    companions: compound?.companions,
+  };
   for (let guard = 0; subject >= 0 && guard < 8; guard++) {
-    const found = statementAt(tokens, subject);
+    const found = statementAt(tokens, subject, options);
     if (!found) break;
     if (found.statement) out.push(found.statement);
     subject = nextSubject(tokens, found.end);
+    options = {};
   }
   return out;
 }
+
+const TIME_LEAD = /^(?:last|next|this|every)$/;
+const DAY_NAMES = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?$/;
+
+/** "Next month I'm having a show": the time phrase before the subject goes after the clause. */
+function leadingTime(tokens: Token[], subject: number): string {
+  for (let i = 1; i < subject; i++) {
+    if (isTimeUnit(tokens[i - 1], tokens[i]!)) return ` ${tokens[i - 1]!.lower} ${tokens[i]!.text}`;
+  }
+  return '';
+}
+
+/** "spring" in "next spring", "Friday" in "last Friday": the unit of a time phrase. */
+const isTimeUnit = (lead: Token | undefined, unit: Token) =>
+  !!lead && TIME_LEAD.test(lead.lower) && (TIME_NOUNS.test(unit.lower) || DAY_NAMES.test(unit.lower));
+
+/**
+ * "My wife and I moved to Denver", "Sam and I went hiking": a subject made of someone and the
+ * speaker is "we" with a known companion. Returns the tokens with "we" in its place, and the
+ * companion as it reads about User ("their wife", "Sam").
+ */
+const isOpener = (t: Token) => t.pos === 'PUNCT' || t.pos === 'INTJ' || OPENERS.has(t.lower);
+const NAMING = new Set(['NOUN', 'PROPN', 'ADJ']);
+
+function withCompoundSubject(tokens: Token[]): { tokens: Token[]; companions: string } | null {
+  let start = 0;
+  while (start < tokens.length && isOpener(tokens[start]!)) start++;
+  const first = tokens[start]?.lower === 'my' ? start + 1 : start;
+  let i = first;
+  while (tokens[i] && NAMING.has(tokens[i]!.pos)) i++;
+  const named = tokens.slice(first, i);
+  const linked = tokens[i]?.lower === 'and' && tokens[i + 1]?.text === 'I';
+  if (!linked || named.length === 0 || named.length > 3 || named.every((t) => t.pos === 'ADJ')) return null;
+  const companions = (first > start ? 'their ' : '') + textOf(named);
+  const we: Token = { text: 'we', lower: 'we', pos: 'PRON', lemma: 'we', negated: false, space: tokens[start]!.space };
+  return { tokens: [...tokens.slice(0, start), we, ...tokens.slice(i + 2)], companions };
+}
+
+/** Words that open a clause about when or why something happened. */
+const SUBORDINATORS = new Set(['since', 'after', 'when', 'before', 'once', 'while', 'because', 'as']);

@@ -1,5 +1,5 @@
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
-import { hangsOnPronoun } from './content';
+import { CODE_TASK, CODE_TOKEN, hangsOnPronoun } from './content';
 import { analyze, loadEnglish, type Sentence } from './nlp';
 import { personalStatements } from './personal';
 import { isDoNotKeep, proposeForSentence } from './statement-rules';
@@ -32,8 +32,6 @@ const EXPLICIT_PRIORITY = 10;
 
 const RELATIVE_TIME =
   /\b(?:yesterday|today|tonight|tomorrow|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|mon|tue|tues|wed|thu|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|weekend|month|year|morning|evening|summer)|next (?:week|weekend|month|year)|(?:a|one|two|three|four|five|few|couple of) (?:days|weeks|months|years) ago|recently|lately|just now)\b/i;
-
-const REPLY_TO_PRAISE = /^\W*(?:thanks|thank you|thx|ty)\b/i;
 
 const MONTHS = [
   'January',
@@ -115,9 +113,16 @@ function explicitIn(sentence: Sentence, entry: TranscriptEntry, order: { n: numb
   return out;
 }
 
-function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }, penalty: number): Proposal[] {
+/**
+ * "I fixed the bug in the parser", "I'm debugging the auth flow": what the user did to the code
+ * is the session's state, not a fact about them; a stretch of time ("for five years") makes it one.
+ */
+const narratesCodeWork = (text: string) =>
+  (CODE_TASK.test(text) || CODE_TOKEN.test(text)) && !/\b(?:for (?:\w+ )?(?:years|months)|since)\b/i.test(text);
+
+function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: number }): Proposal[] {
   return personalStatements(sentence)
-    .filter((p) => p.strength - penalty >= MIN_PERSONAL_STRENGTH)
+    .filter((p) => p.strength >= MIN_PERSONAL_STRENGTH && !(p.kind === 'fact' && narratesCodeWork(p.text)))
     .map((p) => ({
       kind: p.kind,
       scope: 'project' as const,
@@ -132,14 +137,12 @@ function personalIn(sentence: Sentence, entry: TranscriptEntry, order: { n: numb
 function proposalsFor(entry: TranscriptEntry, order: { n: number }): Proposal[] {
   if (entry.role === 'assistant' || isDoNotKeep(entry.text)) return [];
   const out: Proposal[] = [];
-  // A reply that opens by thanking the other person mostly restates what was already said.
-  const penalty = REPLY_TO_PRAISE.test(entry.text) ? 0.5 : 0;
   const text = entry.role === 'summary' ? summaryLines(entry.text) : entry.text;
   for (const sentence of lineSentences(text)) {
     const explicit = explicitIn(sentence, entry, order);
     if (explicit.length) out.push(...explicit);
     // Summaries are written about the user already; only the user's own words are first person.
-    else if (entry.role === 'user') out.push(...personalIn(sentence, entry, order, penalty));
+    else if (entry.role === 'user') out.push(...personalIn(sentence, entry, order));
   }
   return out.filter((p) => p.text.length <= 500 && !hangsOnPronoun(p.text));
 }

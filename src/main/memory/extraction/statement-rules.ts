@@ -84,6 +84,7 @@ function reactionObject(rest: string, explicit: boolean): boolean {
   if (rest.length < 3 || REACTION_OBJECT.test(rest)) return true;
   if (/\byou\b/i.test(rest) && !ANSWER_STYLE.test(rest)) return true;
   if (/^(?:to\s+)?(?:you\s+to|if you)\b/i.test(rest)) return true; // "I'd rather you fix X first"
+  if (/\b(?:his|her|their)\b/i.test(rest)) return true; // "I love their work": whose?
   return explicit ? POINTER_OBJECT.test(rest) : ECHO_OR_POINTER.test(rest);
 }
 

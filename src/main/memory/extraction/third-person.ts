@@ -93,11 +93,12 @@ function spaceBefore(t: Token): string {
  * `tokens[subject]` is "I" (or "my" for a possessive subject such as "my sister"); rewrites
  * tokens [subject, end) about User.
  */
-export function aboutUser(tokens: Token[], subject: number, end = tokens.length): string {
+export function aboutUser(tokens: Token[], subject: number, end = tokens.length, companions?: string): string {
   const first = tokens[subject]!;
   const state: RewriteState = { headDone: first.lower === 'my', laterSubject: false };
-  // "We" has no referent out of context: the user and whoever they were with.
-  const out = [first.lower === 'my' ? "User's" : first.lower === 'we' ? 'User and others' : 'User'];
+  // "We" has no referent out of context: the user and whoever they were with, when the sentence named them.
+  const we = `User and ${companions ?? 'others'}`;
+  const out = [first.lower === 'my' ? "User's" : first.lower === 'we' ? we : 'User'];
   for (let i = subject + 1; i < end; i++) out.push(spaceBefore(tokens[i]!) + rewriteToken(tokens[i]!, state));
   return out.join('').replace(/\s+([,.;:!?])/g, '$1');
 }

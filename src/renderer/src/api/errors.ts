@@ -18,7 +18,8 @@ const isErrorCode = (v: unknown): v is ErrorCode => typeof v === 'string' && (ER
 
 /** The code a bare HTTP status stands for, when a proxy or crash left no JSON body. */
 export function codeForStatus(status: number): ErrorCode {
-  if (status === 401) return 'forbidden';
+  // 503 is shared by busy and unavailable; without a body, "unavailable" is the honest reading.
+  if (status === 503) return 'unavailable';
   const exact = ERROR_CODES.find((c) => httpStatusFor[c] === status);
   if (exact) return exact;
   if (status >= 400 && status < 500) return 'invalid_input';
@@ -61,6 +62,7 @@ export function describeError(e: unknown): string {
         return isMissingCommand(e) ? 'This feature is not available in this build.' : e.message;
       case 'busy':
         return `Busy: ${e.message}. Try again in a moment.`;
+      case 'unauthorized':
       case 'forbidden':
         return e.message;
       case 'unavailable':

@@ -142,7 +142,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     call: async (name, input) => {
       if (!options.token) {
         throw new ApiError(
-          'forbidden',
+          'unauthorized',
           'No access token. Open the address `serve` printed (it ends in #token=…).',
           'authorization',
           401,

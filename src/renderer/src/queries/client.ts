@@ -12,7 +12,11 @@ export function createQueryClient(): QueryClient {
         refetchOnWindowFocus: true,
         // Bad input, unknown ids and missing commands will not get better by asking again.
         retry: (count, error) =>
-          count < 2 && !(error instanceof ApiError && ['invalid_input', 'not_found', 'forbidden'].includes(error.code)),
+          count < 2 &&
+          !(
+            error instanceof ApiError &&
+            ['invalid_input', 'not_found', 'unauthorized', 'forbidden'].includes(error.code)
+          ),
       },
       mutations: { networkMode: 'always' },
     },

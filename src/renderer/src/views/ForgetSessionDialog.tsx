@@ -3,7 +3,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { api, type Output } from '../api/client';
 import { describeError } from '../api/errors';
 import { buildHash, navigate } from '../router';
-import { plural, sessionName } from '../format';
+import { plural, sessionName, shortId } from '../format';
 import { Dialog } from '../components/Dialog';
 import { QueryView } from '../components/QueryView';
 import { ForgetWikiPreview } from '../components/ForgetWikiPreview';
@@ -20,8 +20,10 @@ function useSessionNames(ids: string[]): (id: string) => string {
   const results = useQueries({ queries: unique.map((id) => ({ ...sessionQueries.detail(id), retry: false })) });
   const names = new Map<string, string>();
   unique.forEach((id, i) => {
-    const s = results[i]?.data;
-    names.set(id, s ? sessionName(s) : sessionName({ id, title: null }));
+    const result = results[i];
+    // While a name is on its way, say so rather than calling a titled session untitled.
+    if (result?.isPending) names.set(id, `session ${shortId(id)}`);
+    else names.set(id, result?.data ? sessionName(result.data) : sessionName({ id, title: null }));
   });
   return (id) => names.get(id) ?? sessionName({ id, title: null });
 }

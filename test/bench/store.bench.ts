@@ -47,8 +47,13 @@ async function main() {
   };
 
   let t0 = performance.now();
+  let c0 = process.cpuUsage();
   upsert(100_000, (i) => sessions[i % sessions.length]!);
   const insertMs = performance.now() - t0;
+  const insertCpu = process.cpuUsage(c0);
+  console.log(
+    `CPU ${((insertCpu.user + insertCpu.system) / 1000).toFixed(0)} ms (user ${(insertCpu.user / 1000).toFixed(0)}, sys ${(insertCpu.system / 1000).toFixed(0)})`,
+  );
   console.log(
     `upsert 100k new facts with evidence:  ${insertMs.toFixed(0)} ms  (${((100_000 / insertMs) * 1000).toFixed(0)}/s, target < 5000 ms)`,
   );

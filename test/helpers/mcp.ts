@@ -14,6 +14,12 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+/** A session with a server this process started (over stdio). */
+export interface StdioMcpSession extends McpSession {
+  /** The server process's id. */
+  pid: number;
+}
+
 export interface ConnectOptions {
   /** file:// URIs the client offers as its roots (the client then declares the roots capability). */
   roots?: string[];
@@ -27,7 +33,7 @@ export async function connectMcp(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
   options: ConnectOptions = {},
-): Promise<McpSession> {
+): Promise<StdioMcpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--home', home, ...extraArgs],
@@ -50,6 +56,7 @@ export async function connectMcp(
     client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult>;
   return {
     client,
+    pid: transport.pid!,
     stderr: () => logs,
     raw,
     call: async (name, args) => {

@@ -106,7 +106,9 @@ describe('the CLI generated from the contract', () => {
         if (spec.field === 'dryRun') args.push('--dry-run');
         if (!spec.required) continue;
         if (spec.positional) words.push('--', 'where', 'do', 'we', 'deploy');
-        else args.push(`--${spec.flag}`, spec.kind === 'json' ? '{}' : valueFor(name, spec.field, spec.choices));
+        else if (spec.kind === 'json')
+          args.push(`--${spec.flag}`, spec.field === 'facts' ? '[{"text":"cli gen"}]' : '{}');
+        else args.push(`--${spec.flag}`, valueFor(name, spec.field, spec.choices));
       }
 
       const r = await inProcess([...args, ...words]);

@@ -1,3 +1,4 @@
+import { normalizeToken } from '../../src/main/memory/recall/tokenize';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
 import { CommandError } from '../../src/shared/errors';
@@ -28,10 +29,12 @@ function expectExactCounts(t: TestEngine): void {
   expect(counted).toEqual(actual);
 }
 
-/** The fact index's row ids for a word (what recall and the fact filter read). */
+/** The fact index's row ids for a word in any scope (what recall and the fact filter read). */
 const indexed = (t: TestEngine, word: string) =>
   (
-    t.engine.db.prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ?').all(`text:"${word}"`) as {
+    t.engine.db
+      .prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ?')
+      .all(`"${normalizeToken(word)}_"*`) as {
       rowid: number;
     }[]
   ).map((r) => r.rowid);

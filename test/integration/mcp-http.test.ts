@@ -138,6 +138,12 @@ describe('MCP over Streamable HTTP from `serve` (real SDK clients, spawned CLI)'
     const fact = (
       await call('memory_remember', { sessionId: S, text: 'Alpha deploys with Docker Compose', scope: 'project' })
     ).fact;
+    const batch = await call('memory_remember_batch', {
+      sessionId: S,
+      facts: [{ text: 'Alpha deploys with Docker Compose', scope: 'project' }, { text: 'Alpha logs go to Loki' }],
+    });
+    expect(batch).toMatchObject({ created: 1, unchanged: 1 });
+    expect(batch.results[0].id).toBe(fact.id);
     await call('memory_recall', { sessionId: S, text: 'how does alpha deploy with docker compose' });
     await call('memory_search', { sessionId: S, query: 'docker compose deploys' });
     expect((await call('memory_list_facts', { sessionId: S })).facts.map((f: any) => f.id)).toContain(fact.id);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 import {
@@ -42,6 +43,28 @@ describe('recall index maintenance', () => {
     expect(r.results[0]!.snippet).toBe('cluster node 77 runs the ingest pipeline');
   });
 
+  it('bounds the WAL: cut back after checkpoints while writing, truncated once writes go quiet', async () => {
+    const db = t.engine.db;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const limit = db.pragma('journal_size_limit', { simple: true }) as number;
+    const checkpointPages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    expect(limit).toBeGreaterThan(0);
+    expect(limit).toBeLessThanOrEqual(checkpointPages * pageSize);
+    expect(limit).toBeLessThan(16 * 2 ** 20);
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    for (let b = 0; b < 3; b++) {
+      const facts = Array.from({ length: 1000 }, (_, i) => ({
+        text: `batch ${b} fact ${i} about the ingest pipeline and its shard ${i * 7 + b}`,
+        scope: 'project' as const,
+      }));
+      await t.run('facts.addBatch', { sessionId: s.id, facts });
+    }
+    const wal = () => statSync(`${t.engine.paths.db}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    expect(wal()).toBeGreaterThan(0);
+    await new RecallIndexMaintenance(t.engine).runAll();
+    expect(wal()).toBe(0);
+  });
+
   it('keeps the fact index and scope counts in step with inserts, edits and deletes; id and seq cannot be edited', async () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     const f = await t.run('facts.add', { sessionId: s.id, text: 'blue green deploys on fridays', scope: 'project' });
@@ -63,14 +86,17 @@ describe('recall index maintenance', () => {
     expect(await find('canary mondays')).toBe(1);
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
     expect(counts()).toEqual({ facts: 1 });
+    const indexed = () =>
+      db
+        .prepare(`SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH '"monday"* OR "friday"*'`)
+        .get();
+    expect(indexed()).toEqual({ n: 1 });
     db.prepare('DELETE FROM memory_facts WHERE id = ?').run(f.fact.id);
     expect(counts()).toBeUndefined();
     expect(await find('canary mondays')).toBe(0);
     expect(pendingPurges(db)).toBe(1);
     while (purgeStep(db, 10));
-    expect(
-      db.prepare("SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH 'mondays OR fridays'").get(),
-    ).toEqual({ n: 0 });
+    expect(indexed()).toEqual({ n: 0 });
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
   });
 });

@@ -33,6 +33,26 @@ describe('read lane', () => {
     }
   });
 
+  it('warm: requests that come before the worker has started are answered on the calling thread, then by the worker', async () => {
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 1 });
+    // A worker's answer is a message from another thread: it can never come before the next
+    // turn of the event loop; an answer computed on this thread can.
+    const first = (call: Promise<unknown>) =>
+      Promise.race([call.then(() => 'answer'), new Promise((r) => setImmediate(() => r('next turn')))]);
+    lane.warm();
+    expect(await first(lane.recall(s.id, 'kafka streams brokers'))).toBe('answer');
+    expect((await lane.recall(s.id, 'kafka streams brokers')).facts).toHaveLength(1);
+    await expect(lane.recall('no-such-session', 'kafka')).rejects.toMatchObject({ code: 'not_found' });
+    expect(await lane.ping()).toBeGreaterThan(0);
+    expect(await first(lane.recall(s.id, 'kafka streams brokers'))).toBe('next turn');
+    expect((await lane.search({ sessionId: s.id, query: 'kafka brokers', limit: 5, sources: ['facts'] })).length).toBe(
+      1,
+    );
+  });
+
   it('maps worker errors: a missing session is not_found, a broken database is internal', async () => {
     t = openTestEngine();
     await expect(t.engine.readLane.recall('no-such-session', 'kafka streams')).rejects.toMatchObject({

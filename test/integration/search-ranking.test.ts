@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
-import { findCandidates, scopeTag } from '../../src/main/memory/recall/fts';
+import { findCandidates, scopeTag, taggedLookup } from '../../src/main/memory/recall/fts';
 
 const resources = testResources();
 afterEach(() => resources.release());
@@ -137,7 +137,13 @@ describe('rarest-first candidates', () => {
       newestFirst: 'ASC',
     } as const;
     const options = { perTermCap: 10, deepCap: 20, maxTerms: 8, budget: 4 };
-    const found = findCandidates(t.engine.db, index, [scopeTag('p', 'rare')], ['weather', 'narwhal'], options);
+    const found = findCandidates(
+      t.engine.db,
+      index,
+      taggedLookup(index, [scopeTag('p', 'rare')]),
+      ['weather', 'narwhal'],
+      options,
+    );
     expect(found.termHits.get('narwhal')).toBe(2); // below the cap: its exact frequency here
     expect(found.termHits.get('weather')).toBe(10); // capped
     expect([...found.complete]).toEqual(['narwhal']);

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../../src/main/store/migrate';
 import { migrations } from '../../src/main/store/migrations';
 import { openWriter, writeTx } from '../../src/main/store/db';
-import { getFact, recordFact } from '../../src/main/store/facts';
+import { getFact } from '../../src/main/store/facts';
+import { writeOldFact } from '../helpers/old-store';
 import { editFact, factHistory, setRecallMode } from '../../src/main/store/fact-edits';
 import { tempHome } from '../helpers/home';
 
@@ -34,22 +35,18 @@ describe('upgrading a store to fact edits (migrations 80, 81)', () => {
         "INSERT INTO sessions (id, kind, project_id, created_at, updated_at) VALUES (?, 'top-level', 'p1', 1, 1)",
       )
       .run(S1);
-    const ids = writeTx(old, () =>
-      ['Use pnpm for installs', 'Deploys go through Terraform'].map(
-        (text) =>
-          recordFact(
-            old,
-            {
-              text,
-              kind: 'convention',
-              confidence: 'medium',
-              origin: 'extraction',
-              target: { scope: 'project', key: 'p1', coercion: null },
-              sessionId: S1,
-              messageId: null,
-            },
-            10,
-          ).fact.id,
+    const ids = ['01900000-0000-7000-8000-00000000f001', '01900000-0000-7000-8000-00000000f002'];
+    writeTx(old, () =>
+      ['Use pnpm for installs', 'Deploys go through Terraform'].forEach((text, i) =>
+        writeOldFact(old, {
+          id: ids[i]!,
+          text,
+          kind: 'convention',
+          scope: 'project',
+          key: 'p1',
+          sessionId: S1,
+          now: 10,
+        }),
       ),
     );
     // The old schema refused text edits outright.
@@ -69,7 +66,7 @@ describe('upgrading a store to fact edits (migrations 80, 81)', () => {
     expect(edited.fact.text).toBe('Use pnpm 9 for installs');
     expect(factHistory(db, ids[0]!).map((e) => e.previous.text)).toEqual(['Use pnpm for installs']);
     const seq = (db.prepare('SELECT seq FROM memory_facts WHERE id = ?').get(ids[0]) as { seq: number }).seq;
-    expect(db.prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH \'text:"9"\'').all()).toEqual([
+    expect(db.prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH \'"9_"*\'').all()).toEqual([
       { rowid: seq },
     ]);
     writeTx(db, () => setRecallMode(db, ids[1]!, 'paused', { actor: 'test', now: 30 }));

@@ -144,8 +144,12 @@ describe('migration 50: integer fact keys', () => {
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
-    const indexed = (q: string) =>
-      db.prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ?').pluck().all(q);
+    const indexed = (word: string) =>
+      (
+        db.prepare('SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ?').all(`"${word}_"*`) as {
+          rowid: number;
+        }[]
+      ).map((r) => r.rowid);
     expect(indexed('pnpm')).toEqual([facts[0]!.seq]);
     expect(indexed('quokka')).toEqual([]);
 

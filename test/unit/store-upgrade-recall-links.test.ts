@@ -5,7 +5,7 @@ import { migrate } from '../../src/main/store/migrate';
 import { migrations } from '../../src/main/store/migrations';
 import { insertSession } from '../../src/main/store/sessions';
 import { appendMessage } from '../../src/main/store/messages';
-import { recordFact } from '../../src/main/store/facts';
+import { writeOldFact } from '../helpers/old-store';
 import { escapeForBoundary, RECALL_BLOCK_CLOSE, RECALL_BLOCK_OPEN } from '../../src/main/memory/recall/block';
 import { testResources } from '../helpers/home';
 
@@ -39,19 +39,8 @@ describe('upgrading to the recall-row-facts migration', () => {
       updatedAt: now,
     };
     insertSession(db, session);
-    const { fact } = recordFact(
-      db,
-      {
-        text: 'Zorbling uses tabs',
-        kind: 'fact',
-        confidence: 'medium',
-        origin: 'manual',
-        target: { scope: 'project', key: 'p', coercion: null },
-        sessionId: 's1',
-        messageId: null,
-      },
-      now,
-    );
+    const fact = { id: '01900000-0000-7000-8000-00000000f001', text: 'Zorbling uses tabs' };
+    writeOldFact(db, { ...fact, kind: 'fact', scope: 'project', key: 'p', sessionId: 's1', now });
     const record = escapeForBoundary(JSON.stringify({ id: fact.id, text: fact.text, kind: 'fact', scope: 'project' }));
     const block = [RECALL_BLOCK_OPEN, record, RECALL_BLOCK_CLOSE].join('\n');
     const row = appendMessage(

@@ -123,6 +123,15 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       'Store one durable fact the user stated (a preference, decision, convention, constraint). Scope is coerced to what the session may write; user scope only for preferences and profile.',
   },
   {
+    name: 'memory_remember_batch',
+    command: 'facts.addBatch',
+    title: 'Remember many facts',
+    usage:
+      'Store up to 1,000 durable facts in one call (loading notes or a backlog), each checked and scope-coerced like memory_remember; one bad fact refuses the whole batch and nothing is stored.',
+    render: (o) =>
+      `Stored ${o.results.length} facts: ${o.created} new, ${o.reinforced} reinforced, ${o.unchanged} unchanged (ids in structuredContent.results, in input order).`,
+  },
+  {
     name: 'memory_forget_fact',
     command: 'memory.forget',
     title: 'Forget a fact',

@@ -54,6 +54,10 @@ export const factViews: CliViews = {
       return `${what} ${r.fact.id} [${scopeLabel(r.fact)}]${coercionNote(r.fact)} reinforcement ${r.fact.reinforcement}`;
     },
   },
+  'facts.addBatch': {
+    text: (r) =>
+      `stored ${r.results.length} facts: ${r.created} new, ${r.reinforced} reinforced, ${r.unchanged} unchanged`,
+  },
   'facts.delete': { text: forgotten },
   'memory.forget': { text: forgotten },
   'scopes.resolve': { text: (r) => r.visible.map((s) => `${s.scope}${s.key ? ':' + s.key : ''}`).join('\n') },

@@ -3,6 +3,7 @@ import { sessionViews, sessionsShow } from './sessions';
 import { factViews } from './facts';
 import { extractionViews } from './extraction';
 import { mcpCommand } from './mcp';
+import { factsImport } from './facts-import';
 import { serveCommand } from './serve';
 import { recallViews } from './recall';
 import { wikiViews } from './wiki';
@@ -23,4 +24,4 @@ export const views: CliViews = {
 };
 
 /** CLI commands that are not one contract command. */
-export const doorCommands: DoorCommand[] = [sessionsShow, serveCommand, mcpCommand];
+export const doorCommands: DoorCommand[] = [sessionsShow, factsImport, serveCommand, mcpCommand];

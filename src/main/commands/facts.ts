@@ -1,23 +1,60 @@
 import type { Handlers } from './types';
 import { factCommands } from '../../shared/commands/facts';
 import { writeTx } from '../store/db';
-import { getFact, getFactRow, listEvidence, recordFact } from '../store/facts';
+import { getFact, getFactRow, listEvidence, recordFact, type RecordResult } from '../store/facts';
 import { countMatchingFacts, decodeFactCursor, listFacts } from '../store/fact-queries';
 import { createManualFact, editFact, factHistory, setRecallMode } from '../store/fact-edits';
 import { listContexts } from '../store/contexts';
 import { createContext, editTarget, scopeChoices } from '../memory/fact-scopes';
 import { getMessage } from '../store/messages';
-import { coerceScope, resolveScopes } from '../memory/scope';
+import { coerceScope, resolveScopes, type SessionScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
 import { forgetWikiReport } from './forget-wiki';
 import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { invalid, notFound } from '../../shared/errors';
 import { findSecret } from '../memory/secrets';
+import type { Engine } from '../engine';
+import type { Confidence, FactKind, Scope } from '../../shared/domain';
 
 /** Manual entry and edits get the same secret rejection as extraction: memory never stores credentials. */
-function refuseSecrets(text: string | undefined): void {
+function refuseSecrets(text: string | undefined, field = 'text'): void {
   const secret = text === undefined ? null : findSecret(text);
-  if (secret) throw invalid('text', `looks like a secret (${secret.kind}); secrets are never stored`);
+  if (secret) throw invalid(field, `looks like a secret (${secret.kind}); secrets are never stored`);
+}
+
+interface ObservedFact {
+  text: string;
+  kind: FactKind;
+  scope: Scope;
+  confidence: Confidence;
+  messageId?: string;
+}
+
+/**
+ * Stores one fact a session observed (facts.add, and each fact of facts.addBatch, whose errors
+ * name the fact: `at` is its field prefix). Inside the caller's write transaction.
+ */
+function observe(engine: Engine, scopes: SessionScopes, fact: ObservedFact, at = ''): RecordResult {
+  const sessionId = scopes.session.id;
+  if (fact.messageId) {
+    const message = getMessage(engine.db, fact.messageId);
+    if (!message) throw notFound('message', fact.messageId, `${at}messageId`);
+    if (message.sessionId !== sessionId) throw invalid(`${at}messageId`, 'belongs to another session');
+  }
+  // Evidence always names the owner: a team member's observation supports its lead's context.
+  return recordFact(
+    engine.db,
+    {
+      text: fact.text,
+      kind: fact.kind,
+      confidence: fact.confidence,
+      origin: 'manual',
+      target: coerceScope(scopes, fact.scope, fact.kind),
+      sessionId,
+      messageId: fact.messageId ?? null,
+    },
+    engine.clock.now(),
+  );
 }
 
 /** A scope key filter is only meaningful with its scope; workspace paths are normalized like sessions'. */
@@ -102,30 +139,32 @@ export const factHandlers: Handlers<typeof factCommands> = {
 
   'facts.add': (engine, input) => {
     refuseSecrets(input.text);
-    const result = writeTx(engine.db, () => {
-      const scopes = resolveScopes(engine.db, input.sessionId);
-      if (input.messageId) {
-        const message = getMessage(engine.db, input.messageId);
-        if (!message) throw notFound('message', input.messageId, 'messageId');
-        if (message.sessionId !== input.sessionId) throw invalid('messageId', 'belongs to another session');
-      }
-      // Evidence always names the owner: a team member's observation supports its lead's context.
-      return recordFact(
-        engine.db,
-        {
-          text: input.text,
-          kind: input.kind,
-          confidence: input.confidence,
-          origin: 'manual',
-          target: coerceScope(scopes, input.scope, input.kind),
-          sessionId: input.sessionId,
-          messageId: input.messageId ?? null,
-        },
-        engine.clock.now(),
-      );
-    });
+    const result = writeTx(engine.db, () => observe(engine, resolveScopes(engine.db, input.sessionId), input));
     if (!result.unchanged) engine.events.emit('facts-changed', { sessionIds: [input.sessionId] });
     return result;
+  },
+
+  'facts.addBatch': (engine, { sessionId, facts }) => {
+    facts.forEach((f, i) => refuseSecrets(f.text, `facts.${i}.text`));
+    const results = writeTx(engine.db, () => {
+      const scopes = resolveScopes(engine.db, sessionId);
+      return facts.map((f, i) => observe(engine, scopes, f, `facts.${i}.`));
+    });
+    const count = (flag: 'created' | 'reinforced' | 'unchanged') => results.filter((r) => r[flag]).length;
+    if (count('unchanged') < results.length) engine.events.emit('facts-changed', { sessionIds: [sessionId] });
+    return {
+      results: results.map((r) => ({
+        id: r.fact.id,
+        scope: r.fact.scope,
+        coercionReason: r.fact.coercionReason,
+        created: r.created,
+        reinforced: r.reinforced,
+        unchanged: r.unchanged,
+      })),
+      created: count('created'),
+      reinforced: count('reinforced'),
+      unchanged: count('unchanged'),
+    };
   },
 
   'facts.delete': async (engine, { factId, dryRun }) => {

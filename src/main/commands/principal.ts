@@ -108,6 +108,7 @@ export const AGENT_COMMANDS: ReadonlySet<string> = new Set([
   'memory.search',
   'memory.facts',
   'facts.add',
+  'facts.addBatch',
   'memory.forget',
   'memory.forgetSession',
   'memory.wiki.list',

@@ -23,13 +23,33 @@ function tag(key: Buffer, kind: RefKind, n: number, row: CitedRow): string {
 
 const format = (kind: RefKind, n: number, t: string) => `ref:${kind}:${n.toString(36)}:${t}`;
 
+/**
+ * Refs computed lately, per connection: a ref is a pure function of the home's key and what it
+ * cites, and the same facts and messages are cited by search after search, so the HMAC (a few
+ * microseconds each, for every hit) is mostly computed once.
+ */
+const REF_CACHE_SIZE = 4096;
+const refCaches = new WeakMap<Db, Map<string, string>>();
+
+function cachedRef(db: Db, kind: RefKind, n: number, row: CitedRow): string {
+  let cache = refCaches.get(db);
+  if (!cache) refCaches.set(db, (cache = new Map()));
+  const key = `${kind}\0${n}\0${row.sessionId}\0${row.messageId ?? ''}`;
+  let ref = cache.get(key);
+  if (ref === undefined) {
+    ref = format(kind, n, tag(citationKey(db), kind, n, row));
+    if (cache.size >= REF_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, ref);
+  }
+  return ref;
+}
+
 /** The ref of a fact's evidence row (a fact citation). */
-export const evidenceRef = (db: Db, factSeq: number, row: CitedRow): string =>
-  format('e', factSeq, tag(citationKey(db), 'e', factSeq, row));
+export const evidenceRef = (db: Db, factSeq: number, row: CitedRow): string => cachedRef(db, 'e', factSeq, row);
 
 /** The ref of a dialogue message (a memory_search dialogue hit). */
 export const messageRef = (db: Db, messageRowid: number, row: CitedRow): string =>
-  format('m', messageRowid, tag(citationKey(db), 'm', messageRowid, row));
+  cachedRef(db, 'm', messageRowid, row);
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 

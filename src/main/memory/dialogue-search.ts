@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
-import { findCandidates, scopeTag, type Candidates, type TaggedIndex } from './recall/fts';
+import { findCandidates, scopeTag, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { STOP_WORDS, rawTokens, surfaceForms } from './recall/tokenize';
 import { inverseDocumentFrequency, saturation } from './recall/rank';
 import {
@@ -97,7 +97,8 @@ function bagOf(text: string, forms: TermForms): Bag {
 /** Dialogue turns for a query, best first, at least `CONTEXT_TOP` of them when that many match. */
 export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly string[]): RankedTurn[] {
   if (query.length === 0) return [];
-  const candidates = findCandidates(db, DIALOGUE_INDEX, dialogueTags(scopes), query, DIALOGUE_CANDIDATES);
+  const lookup = taggedLookup(DIALOGUE_INDEX, dialogueTags(scopes));
+  const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES);
   if (candidates.rowids.length === 0) return [];
   const turns = turnsByRowid(db, candidates.rowids);
   const terms = termForms(query);

@@ -117,31 +117,71 @@ interface WikiFile {
   ref: string;
 }
 
+/**
+ * What the wiki held at its last read, per folder and per page, so a search reads only what
+ * changed: a folder's listing is kept while its mtime stands (adding, removing or renaming a
+ * page, which every atomic write does, moves it), a page's text and front matter while its
+ * inode, size and change times stand. Each search still looks at every folder and page (stat),
+ * so an edit made anywhere, by anyone, is seen by the next search.
+ */
+interface CachedPage {
+  signature: string;
+  raw: string;
+  page: ReturnType<typeof parsePage>;
+}
+const folderCache = new Map<string, { mtimeMs: number; names: string[] }>();
+const pageCache = new Map<string, CachedPage>();
+
+function folderNames(dir: string): string[] | null {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) {
+    folderCache.delete(dir);
+    return null;
+  }
+  const cached = folderCache.get(dir);
+  if (cached && cached.mtimeMs === st.mtimeMs) return cached.names;
+  try {
+    const names = readdirSync(dir).sort();
+    folderCache.set(dir, { mtimeMs: st.mtimeMs, names });
+    return names;
+  } catch {
+    return null;
+  }
+}
+
 function wikiFiles(wikiDir: string): WikiFile[] {
   const files: WikiFile[] = [{ rel: 'USER.md', ref: 'memory:user' }];
   for (const [dir, prefix] of Object.entries({ ...CURATED_SECTIONS, ...RAW_SECTIONS })) {
-    let names: string[];
-    try {
-      names = readdirSync(path.join(wikiDir, dir));
-    } catch {
-      continue;
-    }
-    for (const name of names.sort()) {
+    const names = folderNames(path.join(wikiDir, dir));
+    for (const name of names ?? []) {
       if (!name.endsWith('.md') || name.startsWith('.')) continue;
       const stem = name.slice(0, -3);
       files.push({ rel: `${dir}/${name}`, ref: prefix === 'note' ? `note:${name}` : `${prefix}:${stem}` });
     }
   }
+  // Pages that are gone leave the cache.
+  if (pageCache.size > files.length) {
+    const listed = new Set(files.map((f) => path.join(wikiDir, f.rel)));
+    for (const file of pageCache.keys()) if (!listed.has(file)) pageCache.delete(file);
+  }
   return files;
 }
 
-function readPage(wikiDir: string, rel: string): string | null {
+/** A page's text and front matter, read again only when the file changed; null when unreadable. */
+function readPage(wikiDir: string, rel: string): CachedPage | null {
   const file = path.join(wikiDir, rel);
   try {
     const st = statSync(file);
     if (!st.isFile() || st.size > WIKI_FILE_MAX_BYTES) return null;
-    return readFileSync(file, 'utf8');
+    const signature = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    const cached = pageCache.get(file);
+    if (cached?.signature === signature) return cached;
+    const raw = readFileSync(file, 'utf8');
+    const fresh = { signature, raw, page: parsePage(raw) };
+    pageCache.set(file, fresh);
+    return fresh;
   } catch {
+    pageCache.delete(file);
     return null;
   }
 }
@@ -166,9 +206,9 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
   const needed = query.length <= 2 ? 1 : 2;
   const pages: WikiCandidate[] = [];
   for (const file of wikiFiles(wikiDir)) {
-    const raw = readPage(wikiDir, file.rel);
-    if (raw === null || raw.trim() === '') continue;
-    const page = parsePage(raw);
+    const read = readPage(wikiDir, file.rel);
+    if (read === null || read.raw.trim() === '') continue;
+    const { raw, page } = read;
     if (!pageVisibleTo(page.meta.scopes, visible)) continue;
     pages.push({ file, page, match: lexicalMatch(`${file.rel}\n${raw}`, query) });
   }

@@ -4,7 +4,7 @@ import type { FactRecord } from '../../shared/schemas';
 import { CommandError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { factKeyOfFolded, foldForKey, normalizeFactText } from '../memory/text';
-import { factScopeTag } from '../memory/recall/search-facts';
+import { factIndexTerms } from '../memory/recall/fact-index';
 import { findFolded, getFactRow, insertFactRow, scopeIdFor, toFact, type FactRow } from './facts';
 
 /**
@@ -83,14 +83,10 @@ function moveScopeCount(db: Db, fromScopeId: number, toScopeId: number): void {
   db.prepare('DELETE FROM memory_scopes WHERE id = ? AND facts <= 0').run(fromScopeId);
 }
 
-/** Replaces the fact's recall-index row: new words, new scope tag, same rowid. */
-function reindex(db: Db, seq: number, scope: Scope, key: string, text: string): void {
+/** Replaces the fact's recall-index row: new words, new scope, same rowid. */
+function reindex(db: Db, seq: number, scopeId: number, text: string): void {
   db.prepare('DELETE FROM memory_facts_fts WHERE rowid = ?').run(seq);
-  db.prepare('INSERT INTO memory_facts_fts (rowid, tag, text) VALUES (?, ?, ?)').run(
-    seq,
-    factScopeTag(scope, key),
-    text,
-  );
+  db.prepare('INSERT INTO memory_facts_fts (rowid, terms) VALUES (?, ?)').run(seq, factIndexTerms(scopeId, text));
 }
 
 /**
@@ -169,7 +165,7 @@ function applyEdit(db: Db, row: FactRow, next: Edited, scopeId: number, folded: 
       row.seq,
     ) as FactRow;
   if (next.moved) moveScopeCount(db, row.scope_id, scopeId);
-  if (next.moved || next.textChanged) reindex(db, row.seq, next.scope, next.key, next.text);
+  if (next.moved || next.textChanged) reindex(db, row.seq, scopeId, next.text);
   return updated;
 }
 

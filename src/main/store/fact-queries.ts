@@ -2,8 +2,9 @@ import type { Db } from './db';
 import type { FactKind, FactRecallMode, Scope } from '../../shared/domain';
 import type { FactRecord } from '../../shared/schemas';
 import { toFact, type FactRow } from './facts';
-import { factScopeTag } from '../memory/recall/search-facts';
-import { normalizeToken, rawTokens, STOP_WORDS, surfaceForms } from '../memory/recall/tokenize';
+import { normalizeToken, rawTokens, STOP_WORDS } from '../memory/recall/tokenize';
+import { factToken, quoteToken } from '../memory/recall/fact-index';
+import { inverseDocumentFrequency, saturation } from '../memory/recall/rank';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency', 'relevance'] as const;
 export type FactSort = (typeof FACT_SORTS)[number];
@@ -83,7 +84,7 @@ interface Conditions {
 }
 
 /** The WHERE terms every filter but the cursor adds; shared by the list and its count. */
-function filterConditions(f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>): Conditions {
+function filterConditions(db: Db, f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>): Conditions {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const inScope = scopeCondition(f.scope, f.scopeKey);
@@ -103,12 +104,11 @@ function filterConditions(f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>):
   let match: TextMatch | null = null;
   let textWhere = -1;
   if (f.text) {
-    match = textMatch(f.text, f.scope && f.scopeKey !== undefined ? factScopeTag(f.scope, f.scopeKey) : null);
+    match = textMatch(f.text, f.scope && f.scopeKey !== undefined ? scopeIdOf(db, f.scope, f.scopeKey) : null);
     if (match) {
       // The recall index answers in posting-list time; a LIKE scan of 1M facts takes a second.
       textWhere = where.push('f.seq IN (SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH @match)') - 1;
       params.match = match.any;
-      params.matchAll = match.all;
     } else {
       where.push("f.text LIKE @text ESCAPE '\\'");
       params.text = `%${f.text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
@@ -124,50 +124,83 @@ function filterConditions(f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>):
 /** How many of the newest matches relevance ranks, for any word and for all the words. */
 const RELEVANCE_CANDIDATES = 2_000;
 
-/**
- * Relevance candidates: the newest matches of any word, plus the newest facts holding every word
- * (the best matches, found however old), each scored by BM25 over the same words (the score does
- * not depend on whether the query joins them with OR or AND). Bounded work at any store size.
- */
-const RELEVANCE_FROM = `(
-  SELECT rowid, max(score) AS score FROM (
-    SELECT * FROM (SELECT rowid, -bm25(memory_facts_fts, 0.0, 1.0) AS score FROM memory_facts_fts
-                   WHERE memory_facts_fts MATCH @match ORDER BY rowid DESC LIMIT ${RELEVANCE_CANDIDATES})
-    UNION ALL
-    SELECT * FROM (SELECT rowid, -bm25(memory_facts_fts, 0.0, 1.0) AS score FROM memory_facts_fts
-                   WHERE memory_facts_fts MATCH @matchAll ORDER BY rowid DESC LIMIT ${RELEVANCE_CANDIDATES}))
-  GROUP BY rowid) m JOIN memory_facts f ON f.seq = m.rowid`;
+type SortedRow = FactRow & { sort_value: number };
 
 /**
  * Keyset pagination (sort value, seq) descending: stable under inserts, constant cost per page.
- * Relevance ranks a bounded set of candidates by BM25 (the tag column weighs nothing): the newest
- * 2,000 facts holding any of the words and the newest 2,000 holding all of them.
+ * Relevance ranks a bounded set of candidates (see relevanceRows).
  */
 export function listFacts(db: Db, f: FactListFilter): FactPage {
-  const { where, params, match, textWhere } = filterConditions(f);
-  params.limit = f.limit + 1;
-  const relevance = f.sort === 'relevance' && match !== null;
-  // The bounded join replaces the full match set.
-  if (relevance) where.splice(textWhere, 1);
-  const expr = relevance ? 'm.score' : sortExpr[f.sort === 'relevance' ? 'reinforcement' : f.sort];
+  const { where, params, match, textWhere } = filterConditions(db, f);
   const cursor = f.cursor ? decodeFactCursor(f.cursor) : null;
-  if (cursor) {
-    where.push(`(${expr}, f.seq) < (@cursorValue, @cursorSeq)`);
-    params.cursorValue = cursor[0];
-    params.cursorSeq = cursor[1];
+  let rows: SortedRow[];
+  if (f.sort === 'relevance' && match !== null) {
+    where.splice(textWhere, 1);
+    rows = relevanceRows(db, match, where, params).filter(
+      (r) => !cursor || r.sort_value < cursor[0] || (r.sort_value === cursor[0] && r.seq < cursor[1]),
+    );
+    rows = rows.slice(0, f.limit + 1);
+  } else {
+    const expr = sortExpr[f.sort === 'relevance' ? 'reinforcement' : f.sort];
+    if (cursor) {
+      where.push(`(${expr}, f.seq) < (@cursorValue, @cursorSeq)`);
+      params.cursorValue = cursor[0];
+      params.cursorSeq = cursor[1];
+    }
+    params.limit = f.limit + 1;
+    rows = db
+      .prepare(
+        `SELECT f.*, ${expr} AS sort_value FROM memory_facts f
+         ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+         ORDER BY ${expr} DESC, f.seq DESC LIMIT @limit`,
+      )
+      .all(params) as SortedRow[];
   }
-  const from = relevance ? RELEVANCE_FROM : 'memory_facts f';
-  const rows = db
-    .prepare(
-      `SELECT f.*, ${expr} AS sort_value FROM ${from}
-       ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-       ORDER BY ${expr} DESC, f.seq DESC LIMIT @limit`,
-    )
-    .all(params) as (FactRow & { sort_value: number })[];
   const more = rows.length > f.limit;
   const page = more ? rows.slice(0, f.limit) : rows;
   const last = page[page.length - 1];
   return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.seq) : null };
+}
+
+/**
+ * Relevance candidates: the newest matches of any word, plus the newest facts holding every word
+ * (the best matches, found however old), filtered like any page, then ranked by BM25 over those
+ * candidates (each word's document frequency among them; the last word counts its prefix
+ * matches), best first, ties newest first. Bounded work at any store size.
+ */
+function relevanceRows(db: Db, match: TextMatch, where: string[], params: Record<string, unknown>): SortedRow[] {
+  const newest = db.prepare(
+    `SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ? ORDER BY rowid DESC LIMIT ${RELEVANCE_CANDIDATES}`,
+  );
+  const ids = new Set<number>();
+  for (const query of [match.any, match.all])
+    for (const r of newest.all(query) as { rowid: number }[]) ids.add(r.rowid);
+  const rows = db
+    .prepare(
+      `SELECT f.* FROM memory_facts f WHERE f.seq IN (SELECT value FROM json_each(@candidates))
+       ${where.length ? 'AND ' + where.join(' AND ') : ''}`,
+    )
+    .all({ ...params, candidates: JSON.stringify([...ids]) }) as FactRow[];
+  const scored = scoreRows(rows, match.words);
+  return scored.sort((a, b) => b.sort_value - a.sort_value || b.seq - a.seq);
+}
+
+/** BM25 of each row over the query words (the last one also as a prefix), within the rows. */
+function scoreRows(rows: FactRow[], words: TextMatch['words']): SortedRow[] {
+  const bags = rows.map((r) => {
+    const tokens = rawTokens(r.text).map(normalizeToken);
+    const tf = words.map(
+      (w) => tokens.filter((t) => t === w.term || (w.prefix !== null && t.startsWith(w.prefix))).length,
+    );
+    return { row: r, tf, length: tokens.length };
+  });
+  const average = bags.reduce((n, b) => n + b.length, 0) / Math.max(1, bags.length);
+  const idf = words.map((_, i) => inverseDocumentFrequency(bags.filter((b) => b.tf[i]! > 0).length, bags.length));
+  return bags.map(({ row, tf, length }) => {
+    const score = tf.reduce((n, f, i) => n + idf[i]! * saturation(f, length, average), 0);
+    // Rounded so a page's cursor compares equal to the score it came from.
+    return { ...row, sort_value: Math.round(score * 1e9) / 1e9 };
+  });
 }
 
 /**
@@ -185,7 +218,7 @@ export function countMatchingFacts(db: Db, f: Omit<FactListFilter, 'sort' | 'cur
         .get({ scope: f.scope, scopeKey: f.scopeKey }) as { n: number }
     ).n;
   }
-  const { where, params } = filterConditions(f);
+  const { where, params } = filterConditions(db, f);
   return (
     db.prepare(`SELECT count(*) AS n FROM memory_facts f WHERE ${where.join(' AND ')}`).get(params) as { n: number }
   ).n;
@@ -196,26 +229,36 @@ interface TextMatch {
   any: string;
   /** Facts holding all of them. */
   all: string;
+  /** Each word folded, and for the last one the prefix it also matches as. */
+  words: { term: string; prefix: string | null }[];
+}
+
+/** The scope's id in memory_scopes; -1 when it holds no facts (no token can match it). */
+function scopeIdOf(db: Db, scope: Scope, key: string): number {
+  const row = db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?').get(scope, key) as
+    { id: number } | undefined;
+  return row?.id ?? -1;
 }
 
 /**
- * FTS5 queries for the words of `text`: each word as itself (a prefix when it is the last, so
- * typing narrows) or any surface form of its folded stem (databases, database); stop-words are
- * dropped when other words remain. Confined to a scope tag when given.
+ * FTS5 queries for the words of `text` (see memory/recall/fact-index.ts for the tokens): each word
+ * folded (databases, database) in the scope asked for, or in every scope; the last word also as a
+ * prefix of any folded word, so typing narrows. Stop-words are dropped when other words remain.
+ * The prefix part is not confined to the scope in the index; the scope condition beside it is.
  */
-function textMatch(text: string, tag: string | null): TextMatch | null {
-  const words = rawTokens(text);
-  if (words.length === 0) return null;
-  const content = words.filter((w) => !STOP_WORDS.has(w));
-  const chosen = [...new Set(content.length ? content : words)];
-  const last = words[words.length - 1];
-  const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
-  const groups = chosen.map((w) => {
-    const forms = new Set([quote(w) + (w === last ? '*' : ''), ...surfaceForms(normalizeToken(w)).map(quote)]);
-    return `(${[...forms].join(' OR ')})`;
+function textMatch(text: string, scopeId: number | null): TextMatch | null {
+  const raw = rawTokens(text);
+  if (raw.length === 0) return null;
+  const content = raw.filter((w) => !STOP_WORDS.has(w));
+  const chosen = [...new Set(content.length ? content : raw)];
+  const last = raw[raw.length - 1];
+  const words = chosen.map((w) => ({ term: normalizeToken(w), prefix: w === last ? w : null }));
+  const groups = words.map(({ term, prefix }) => {
+    const exact = scopeId === null ? `${quoteToken(`${term}_`)}*` : quoteToken(factToken(Math.max(scopeId, 0), term));
+    const prefixes = prefix === null ? [] : [...new Set([prefix, term])].map((p) => `${quoteToken(p)}*`);
+    return `(${[exact, ...prefixes].join(' OR ')})`;
   });
-  const scoped = (terms: string) => (tag ? `tag:"${tag}" AND text:(${terms})` : `text:(${terms})`);
-  return { any: scoped(groups.join(' OR ')), all: scoped(groups.join(' AND ')) };
+  return { any: groups.join(' OR '), all: groups.join(' AND '), words };
 }
 
 export function countFacts(db: Db): number {

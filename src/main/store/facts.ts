@@ -11,7 +11,7 @@ import {
 import type { EvidenceRecord, FactRecord } from '../../shared/schemas';
 import type { CoercedScope } from '../memory/scope';
 import { factKeyOfFolded, foldForKey, normalizeFactText } from '../memory/text';
-import { factScopeTag } from '../memory/recall/search-facts';
+import { factIndexTerms } from '../memory/recall/fact-index';
 
 export interface FactRow {
   /** Internal, stable, never reused: the recall-index rowid and the evidence key. */
@@ -77,7 +77,7 @@ const cache = new WeakMap<Db, Statements>();
 
 function prepare(db: Db) {
   return {
-    scopeId: db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?').pluck(),
+    scopeId: db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?'),
     insertScope: db.prepare('INSERT INTO memory_scopes (scope, scope_key) VALUES (?, ?)'),
     countFact: db.prepare('UPDATE memory_scopes SET facts = facts + 1 WHERE id = ?'),
     find: db.prepare('SELECT * FROM memory_facts WHERE scope_id = ? AND normalized_key = ?'),
@@ -88,7 +88,7 @@ function prepare(db: Db) {
          origin, requested_scope, coercion_reason, first_seen_at, last_seen_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    index: db.prepare('INSERT INTO memory_facts_fts (rowid, tag, text) VALUES (?, ?, ?)'),
+    index: db.prepare('INSERT INTO memory_facts_fts (rowid, terms) VALUES (?, ?)'),
     evidence: db.prepare('SELECT message_id FROM memory_fact_evidence WHERE fact_seq = ? AND session_id = ?'),
     insertEvidence: db.prepare(
       `INSERT INTO memory_fact_evidence (fact_seq, session_id, message_id, created_at, last_seen_at)
@@ -115,8 +115,8 @@ const statements = (db: Db): Statements => {
 
 /** The scope's row id, created on first use. Runs inside the caller's write transaction. */
 function scopeIdOf(st: Statements, scope: Scope, key: string): number {
-  const id = st.scopeId.get(scope, key) as number | undefined;
-  return id ?? Number(st.insertScope.run(scope, key).lastInsertRowid);
+  const row = st.scopeId.get(scope, key) as { id: number } | undefined;
+  return row?.id ?? Number(st.insertScope.run(scope, key).lastInsertRowid);
 }
 
 /**
@@ -144,7 +144,7 @@ function writeFactRow(st: Statements, fact: Omit<FactRecord, 'recall'>, scopeId:
       fact.updatedAt,
     ).lastInsertRowid,
   );
-  st.index.run(seq, factScopeTag(fact.scope, fact.scopeKey), fact.text);
+  st.index.run(seq, factIndexTerms(scopeId, fact.text));
   st.countFact.run(scopeId);
   return seq;
 }

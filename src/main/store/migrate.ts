@@ -1,11 +1,16 @@
 import type Database from 'better-sqlite3';
 import { CommandError } from '../../shared/errors';
 import { migrations, type Migration } from './migrations';
+import { factIndexTerms } from '../memory/recall/fact-index';
 
 const latest = (list: Migration[]) => list.reduce((max, m) => Math.max(max, m.version), 0);
 
 /** Applies each pending migration once, each in its own transaction, recorded in schema_migrations. */
 export function migrate(db: Database.Database, list: Migration[] = migrations): number[] {
+  // Functions the migrations call: the fact index's row of a fact (migration 102).
+  db.function('fact_index_terms', { deterministic: true }, (scopeId, text) =>
+    factIndexTerms(Number(scopeId), String(text)),
+  );
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const applied = new Set(

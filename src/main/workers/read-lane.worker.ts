@@ -3,35 +3,15 @@
  * candidate retrieval, ranking and wiki scanning never run on the main event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openReader, setDefaultNativeBinding, type Db } from '../store/db';
-import { recall } from '../memory/recall';
-import { memorySearch, type SearchRequest } from '../memory/search';
+import { setDefaultNativeBinding, type Db } from '../store/db';
+import { openLaneReader, runReadTask } from './read-lane-tasks';
 import type { ReadLaneRequest, ReadLaneResponse, ReadLaneWorkerData } from './read-lane-protocol';
 
 const data = workerData as ReadLaneWorkerData;
 setDefaultNativeBinding(data.nativeBinding);
 let db: Db | null = null;
-function open(): Db {
-  const reader = openReader(data.dbPath);
-  // The FTS indexes are read in many small b-tree probes: a roomy page cache and a memory map
-  // keep them off the syscall path (the 2 MB default cache thrashes at 1M facts).
-  reader.pragma('cache_size = -65536');
-  reader.pragma('mmap_size = 268435456');
-  return reader;
-}
-const reader = (): Db => (db ??= open());
-
-function handle(req: ReadLaneRequest): unknown {
-  switch (req.task) {
-    case 'recall':
-      return recall(reader(), req.args.sessionId, req.args.text);
-    case 'search':
-      return memorySearch(reader(), data.wikiDir, req.args as SearchRequest);
-    case 'ping':
-      return (reader().prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number })
-        .v;
-  }
-}
+const reader = (): Db => (db ??= openLaneReader(data.dbPath));
+const handle = (req: ReadLaneRequest): unknown => runReadTask(reader(), data.wikiDir, req);
 
 parentPort!.on('message', (req: ReadLaneRequest) => {
   let res: ReadLaneResponse;

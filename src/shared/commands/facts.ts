@@ -12,7 +12,7 @@ import {
   scope,
   scopeRef,
 } from '../schemas';
-import { FACT_TEXT_MAX } from '../domain';
+import { COERCION_REASONS, FACT_TEXT_MAX } from '../domain';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency', 'relevance'] as const;
 
@@ -68,6 +68,42 @@ const historyEntry = z.object({
 });
 
 const forgottenFact = z.object({ id: z.string(), text: z.string(), scope: z.string(), scopeKey: z.string() });
+
+/** The fields of one observed fact: facts.add and each item of facts.addBatch. */
+const observedFact = () => ({
+  messageId: id.optional().describe("The session's message that states the fact, cited as its evidence."),
+  text: z
+    .string()
+    .transform((t) => t.normalize('NFC').replace(/\s+/gu, ' ').trim())
+    .pipe(z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`))
+    .describe(
+      `The fact, one short statement (at most ${FACT_TEXT_MAX} characters), e.g. "We deploy with Docker Compose".`,
+    ),
+  kind: factKind
+    .default('fact')
+    .describe(fieldHelp.kind)
+    .meta({ examples: ['decision', 'preference'] }),
+  scope: scope
+    .default('session')
+    .describe(`${fieldHelp.scope} Coerced to one the session may write; user only for preference and profile.`)
+    .meta({ examples: ['project', 'user'] }),
+  confidence: confidence.default('medium').describe(fieldHelp.confidence),
+});
+
+/** Facts one facts.addBatch call takes (one transaction). */
+export const FACT_BATCH_MAX = 1000;
+
+/** What happened to one fact of a batch: the stored fact's id and scope (after coercion). */
+const batchResult = () =>
+  z.object({
+    id: z.string(),
+    scope,
+    /** Set when the store coerced the scope: why (see facts.add). */
+    coercionReason: z.enum(COERCION_REASONS).nullable(),
+    created: z.boolean(),
+    reinforced: z.boolean(),
+    unchanged: z.boolean(),
+  });
 
 export const factCommands = {
   'facts.list': defineCommand({
@@ -192,25 +228,7 @@ export const factCommands = {
       z
         .object({
           sessionId: id.describe('The session that observed the fact; it becomes the evidence.'),
-          messageId: id.optional().describe("The session's message that states the fact, cited as its evidence."),
-          text: z
-            .string()
-            .transform((t) => t.normalize('NFC').replace(/\s+/gu, ' ').trim())
-            .pipe(
-              z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`),
-            )
-            .describe(
-              `The fact, one short statement (at most ${FACT_TEXT_MAX} characters), e.g. "We deploy with Docker Compose".`,
-            ),
-          kind: factKind
-            .default('fact')
-            .describe(fieldHelp.kind)
-            .meta({ examples: ['decision', 'preference'] }),
-          scope: scope
-            .default('session')
-            .describe(`${fieldHelp.scope} Coerced to one the session may write; user only for preference and profile.`)
-            .meta({ examples: ['project', 'user'] }),
-          confidence: confidence.default('medium').describe(fieldHelp.confidence),
+          ...observedFact(),
         })
         .strict(),
     output: () =>
@@ -219,6 +237,31 @@ export const factCommands = {
         created: z.boolean(),
         reinforced: z.boolean(),
         unchanged: z.boolean(),
+      }),
+  }),
+  'facts.addBatch': defineCommand({
+    description: `Record up to ${FACT_BATCH_MAX} facts observed in one session in one transaction, each validated, secret-checked and scope-coerced exactly like facts.add. One bad fact refuses the whole batch (the error names it, e.g. facts.3.text) and nothing is written.`,
+    mutates: true,
+    input: () =>
+      z
+        .object({
+          sessionId: id.describe('The session that observed the facts; it becomes their evidence.'),
+          facts: z
+            .array(z.object(observedFact()).strict())
+            .min(1, 'must hold at least one fact')
+            .max(FACT_BATCH_MAX, `must hold at most ${FACT_BATCH_MAX} facts (send more in several batches)`)
+            .describe(
+              `The facts, 1 to ${FACT_BATCH_MAX}, each as for facts.add: {"text": "We deploy with Docker Compose", "kind": "decision", "scope": "project"}.`,
+            ),
+        })
+        .strict(),
+    output: () =>
+      z.object({
+        /** One entry per input fact, in order. */
+        results: z.array(batchResult()),
+        created: z.number().int(),
+        reinforced: z.number().int(),
+        unchanged: z.number().int(),
       }),
   }),
   'facts.delete': defineCommand({

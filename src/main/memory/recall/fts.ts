@@ -22,12 +22,26 @@ import { surfaceForms } from './tokenize';
  *
  * The candidates are at most `budget + deepCap` rows, whatever the index size.
  */
-export interface TaggedIndex {
+export interface CandidateIndex {
   table: string;
-  tagColumn: string;
-  textColumn: string;
   /** The rowid order that lists the newest rows first. */
   newestFirst: 'ASC' | 'DESC';
+}
+
+/** An index with a tag column (the caller's scopes) and a text column of raw words (the dialogue's). */
+export interface TaggedIndex extends CandidateIndex {
+  tagColumn: string;
+  textColumn: string;
+}
+
+/** The FTS5 query of one term, or null when the term cannot match (nothing to look up). */
+export type TermLookup = (term: string) => string | null;
+
+/** `tags:(the caller's tags) AND text:(every surface form of the term)`. */
+export function taggedLookup(index: TaggedIndex, tags: readonly string[]): TermLookup {
+  if (tags.length === 0) return () => null;
+  const tagExpr = `${index.tagColumn} : (${tags.map(quote).join(' OR ')})`;
+  return (t) => `${tagExpr} AND ${index.textColumn} : (${surfaceForms(t).map(quote).join(' OR ')})`;
 }
 
 export interface CandidateOptions {
@@ -77,8 +91,8 @@ type Lookup = { term: string; rows: number[]; reach: number };
 
 export function findCandidates(
   db: Db,
-  index: TaggedIndex,
-  tags: readonly string[],
+  index: CandidateIndex,
+  lookup: TermLookup,
   terms: readonly string[],
   options: CandidateOptions,
 ): Candidates {
@@ -90,13 +104,15 @@ export function findCandidates(
     perTermCap: options.perTermCap,
   };
   const chosen = lookupTerms(terms, options.maxTerms);
-  if (tags.length === 0 || chosen.length === 0) return result;
-  const tagExpr = `${index.tagColumn} : (${tags.map(quote).join(' OR ')})`;
-  const match = (t: string) => `${tagExpr} AND ${index.textColumn} : (${surfaceForms(t).map(quote).join(' OR ')})`;
   const sql = (cap: number) =>
     `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`;
+  const rowsOf = (term: string, cap: number): number[] => {
+    const match = lookup(term);
+    return match === null ? [] : (prepared(db, sql(cap)).all(match) as { rowid: number }[]).map((r) => r.rowid);
+  };
+  if (chosen.length === 0 || lookup(chosen[0]!) === null) return result;
   const lookups: Lookup[] = chosen.map((term) => {
-    const rows = (prepared(db, sql(options.perTermCap)).all(match(term)) as { rowid: number }[]).map((r) => r.rowid);
+    const rows = rowsOf(term, options.perTermCap);
     const last = rows.at(-1);
     // How far back in time this term's cap reached: the larger, the sparser the term here.
     const reach = last === undefined ? -Infinity : index.newestFirst === 'ASC' ? last : -last;
@@ -120,9 +136,7 @@ export function findCandidates(
   }
   const sparsest = lookups[0]!;
   if (sparsest.rows.length >= options.perTermCap && options.deepCap > options.perTermCap) {
-    const deep = (prepared(db, sql(options.deepCap)).all(match(sparsest.term)) as { rowid: number }[]).map(
-      (r) => r.rowid,
-    );
+    const deep = rowsOf(sparsest.term, options.deepCap);
     add(deep, options.budget + options.deepCap);
     result.termHits.set(sparsest.term, deep.length);
     result.termRows.set(sparsest.term, deep);

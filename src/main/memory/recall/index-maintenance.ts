@@ -120,6 +120,9 @@ export class RecallIndexMaintenance {
       }
       if (!this.stopped && scrubDue(this.engine.db) && !finishScrub(this.engine.db)) {
         this.schedule(); // a reader held the WAL: try again once writes settle
+      } else if (!this.stopped) {
+        // Writes went quiet: give the WAL's pages back (never waiting: a reader only defers it).
+        truncateWal(this.engine.db, 0);
       }
     } catch (e) {
       // Busy or closing: the next change schedules another pass.

@@ -5,7 +5,8 @@ import { ownerOf, type SessionScopes } from '../scope';
 import { getSession } from '../../store/sessions';
 import { evidenceRef } from '../citations';
 import { FILLER_WORDS, queryTerms } from './tokenize';
-import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
+import { findCandidates, prepared, type CandidateIndex, type TermLookup } from './fts';
+import { factToken, quoteToken } from './fact-index';
 import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { RECALLABLE, withPinned } from './pinned';
 
@@ -50,13 +51,7 @@ export const QUERY_MAX_CHARS = 500;
 export const recallQueryText = (text: string): string =>
   text.normalize('NFC').replace(/\s+/gu, ' ').trim().slice(0, QUERY_MAX_CHARS);
 
-const FACT_INDEX: TaggedIndex = {
-  table: 'memory_facts_fts',
-  tagColumn: 'tag',
-  textColumn: 'text',
-  newestFirst: 'DESC',
-};
-export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
+const FACT_INDEX: CandidateIndex = { table: 'memory_facts_fts', newestFirst: 'DESC' };
 
 /** Candidate caps: at most 380 rows to rank (the original ranked its 500 newest facts). */
 const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 8, budget: 180 };
@@ -93,8 +88,8 @@ export function searchFacts(
   if (query.length === 0) return { facts: [], abstained: false, reason: null };
 
   const visible = new Map(scopes.visible.map((v) => [`${v.scope}\u0000${v.key}`, v]));
-  const tags = scopes.visible.map((v) => factScopeTag(v.scope, v.key));
-  const candidates = findCandidates(db, FACT_INDEX, tags, query, CANDIDATES);
+  const stored = storedScopes(db, scopes);
+  const candidates = findCandidates(db, FACT_INDEX, scopedLookup(stored), query, CANDIDATES);
   const rowids = withPinned(db, candidates.rowids, scopes.visible);
   if (rowids.length === 0) return { facts: [], abstained: false, reason: null };
 
@@ -107,7 +102,7 @@ export function searchFacts(
     ).all(JSON.stringify(rowids)) as FactRow[]
   ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
 
-  const documents = visibleFactCount(db, scopes);
+  const documents = stored.reduce((n, s) => n + s.facts, 0);
   const matches = rows.map((r) => [r, lexicalMatch(r.text, query, terms.sequence)] as const);
   const weights = factTermWeights(
     query,
@@ -130,7 +125,12 @@ export function searchFacts(
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const top = ranked.slice(0, options.limit);
   const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
-  for (const f of top) f.citation = citationOf(db, seqOf.get(f.id)!, scopes);
+  const citations = citationsOf(
+    db,
+    top.map((f) => seqOf.get(f.id)!),
+    scopes,
+  );
+  for (const f of top) f.citation = citations.get(seqOf.get(f.id)!) ?? NO_CITATION;
   return { facts: top, abstained: false, reason: null };
 }
 
@@ -174,27 +174,53 @@ function keep(m: LexicalMatch, mode: RecallMode): boolean {
   return mode === 'explicit' || m.coverage >= 0.5;
 }
 
-function visibleFactCount(db: Db, scopes: SessionScopes): number {
-  const stmt = prepared(db, 'SELECT facts FROM memory_scopes WHERE scope = ? AND scope_key = ?');
-  return scopes.visible.reduce(
-    (n, v) => n + ((stmt.get(v.scope, v.key) as { facts: number } | undefined)?.facts ?? 0),
-    0,
-  );
+/** The visible scopes that hold facts: their ids (the index's tokens) and fact counts (BM25's N). */
+function storedScopes(db: Db, scopes: SessionScopes): { id: number; facts: number }[] {
+  const stmt = prepared(db, 'SELECT id, facts FROM memory_scopes WHERE scope = ? AND scope_key = ?');
+  const found = new Map<number, { id: number; facts: number }>();
+  for (const v of scopes.visible) {
+    const row = stmt.get(v.scope, v.key) as { id: number; facts: number } | undefined;
+    if (row) found.set(row.id, row);
+  }
+  return [...found.values()];
 }
 
+/** A term in any of the scopes: one exact token per scope (see fact-index.ts). */
+function scopedLookup(stored: readonly { id: number }[]): TermLookup {
+  if (stored.length === 0) return () => null;
+  return (term) => stored.map((s) => quoteToken(factToken(s.id, term))).join(' OR ');
+}
+
+const NO_CITATION: FactCitation = Object.freeze({ sessionId: null, messageId: null, ref: null, inTeam: false });
+
 /**
- * The evidence a fact is cited with: the session's own team's evidence when it has some (the
- * most local provenance), otherwise the evidence that first established the fact.
+ * The evidence each fact is cited with, for all the returned facts in one query: the session's
+ * own team's evidence when a fact has some (the most local provenance), otherwise the evidence
+ * that first established it.
  */
-function citationOf(db: Db, factSeq: number, scopes: SessionScopes): FactCitation {
-  const row = prepared(
+function citationsOf(db: Db, factSeqs: readonly number[], scopes: SessionScopes): Map<number, FactCitation> {
+  const out = new Map<number, FactCitation>();
+  if (factSeqs.length === 0) return out;
+  const rows = prepared(
     db,
-    `SELECT session_id, message_id FROM memory_fact_evidence WHERE fact_seq = ?
-     ORDER BY (session_id IN (?, ?)) DESC, created_at, session_id LIMIT 1`,
-  ).get(factSeq, scopes.owner.id, scopes.session.id) as { session_id: string; message_id: string | null } | undefined;
-  if (!row) return { sessionId: null, messageId: null, ref: null, inTeam: false };
-  const cited = { sessionId: row.session_id, messageId: row.message_id };
-  return { ...cited, ref: evidenceRef(db, factSeq, cited), inTeam: inTeamOf(db, row.session_id, scopes) };
+    `SELECT fact_seq, session_id, message_id FROM (
+       SELECT fact_seq, session_id, message_id, row_number() OVER (
+         PARTITION BY fact_seq ORDER BY (session_id IN (?, ?)) DESC, created_at, session_id) AS n
+       FROM memory_fact_evidence WHERE fact_seq IN (SELECT value FROM json_each(?)))
+     WHERE n = 1`,
+  ).all(scopes.owner.id, scopes.session.id, JSON.stringify(factSeqs)) as {
+    fact_seq: number;
+    session_id: string;
+    message_id: string | null;
+  }[];
+  const inTeam = new Map<string, boolean>();
+  for (const row of rows) {
+    const cited = { sessionId: row.session_id, messageId: row.message_id };
+    let team = inTeam.get(row.session_id);
+    if (team === undefined) inTeam.set(row.session_id, (team = inTeamOf(db, row.session_id, scopes)));
+    out.set(row.fact_seq, { ...cited, ref: evidenceRef(db, row.fact_seq, cited), inTeam: team });
+  }
+  return out;
 }
 
 /** Whether a session belongs to the asking session's team (same top-level owner). */

@@ -20,6 +20,7 @@ import * as factEdits from './080-fact-edits';
 import * as extractionRuns from './081-extraction-runs';
 import * as conversationImports from './100-conversation-imports';
 import * as importDialogueIndex from './101-import-dialogue-index';
+import * as scopedFactIndex from './102-scoped-fact-index';
 
 export interface Migration {
   version: number;
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   { version: 81, name: 'extraction-runs', up: extractionRuns.up },
   { version: 100, name: 'conversation-imports', up: conversationImports.up },
   { version: 101, name: 'import-dialogue-index', up: importDialogueIndex.up },
+  { version: 102, name: 'scoped-fact-index', up: scopedFactIndex.up },
 ];

@@ -1,0 +1,57 @@
+import { openReader, type Db } from '../store/db';
+import { recall } from '../memory/recall';
+import { memorySearch, type SearchRequest } from '../memory/search';
+import type { ReadLaneRequest } from './read-lane-protocol';
+
+/** A read-only connection for the read lane's work (a worker's, or the main thread's while one starts). */
+export function openLaneReader(dbPath: string): Db {
+  const reader = openReader(dbPath);
+  // The FTS indexes are read in many small b-tree probes: a roomy page cache and a memory map
+  // keep them off the syscall path (the 2 MB default cache thrashes at 1M facts).
+  reader.pragma('cache_size = -65536');
+  reader.pragma('mmap_size = 268435456');
+  return reader;
+}
+
+/** Runs one read-lane task on `db`. */
+export function runReadTask(db: Db, wikiDir: string, task: Omit<ReadLaneRequest, 'id'>): unknown {
+  const req = task as ReadLaneRequest;
+  switch (req.task) {
+    case 'recall':
+      return recall(db, req.args.sessionId, req.args.text);
+    case 'search':
+      return memorySearch(db, wikiDir, req.args as SearchRequest);
+    case 'ping':
+      return (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  }
+}
+
+/**
+ * The main thread's stand-in while the warm worker starts: opened on first use, closed for good
+ * once the worker answers (`close`).
+ */
+export function inlineReader(dbPath: string, wikiDir: string) {
+  let db: Db | null = null;
+  let open = false;
+  return {
+    get open(): boolean {
+      return open;
+    },
+    start(): void {
+      open = true;
+    },
+    run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
+      try {
+        db ??= openLaneReader(dbPath);
+        return Promise.resolve(runReadTask(db, wikiDir, req) as T);
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+    },
+    close(): void {
+      open = false;
+      db?.close();
+      db = null;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * CPU time per thread of another process, from Linux's /proc/<pid>/task/<tid>/schedstat (the
+ * first field is the time the thread has run, in nanoseconds). Node names all its threads
+ * "node", so the main thread is told apart by its id (the pid) and the read-lane worker as the
+ * other thread that ran the most while searches ran.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+export type ThreadTimes = Map<number, number>;
+
+/** Nanoseconds of CPU each thread of `pid` has used so far. */
+export function threadTimes(pid: number): ThreadTimes {
+  const times: ThreadTimes = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      times.set(Number(tid), ns);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return times;
+}
+
+export interface ThreadSplit {
+  /** Milliseconds of CPU in the window, per thread group. */
+  main: number;
+  busiestOther: number;
+  rest: number;
+  total: number;
+}
+
+/** Where the CPU went between two snapshots: the main thread, the busiest other thread, the rest. */
+export function split(pid: number, before: ThreadTimes, after: ThreadTimes): ThreadSplit {
+  const deltas = [...after].map(([tid, ns]) => [tid, (ns - (before.get(tid) ?? 0)) / 1e6] as const);
+  const main = deltas.find(([tid]) => tid === pid)?.[1] ?? 0;
+  const others = deltas.filter(([tid]) => tid !== pid).map(([, ms]) => ms);
+  const busiestOther = Math.max(0, ...others);
+  const total = deltas.reduce((n, [, ms]) => n + ms, 0);
+  return { main, busiestOther, rest: total - main - busiestOther, total };
+}
+
+/** The process's resident memory (VmRSS), in MB. */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** The whole process's CPU so far (all threads), in ms. */
+export const processCpuMs = (pid: number): number => [...threadTimes(pid).values()].reduce((n, x) => n + x, 0) / 1e6;
+
+/**
+ * Waits until the process has been idle (under 2% of a core) for `quietMs`, at least `minMs`
+ * after the call and at most `maxMs`: background work (index maintenance) is done.
+ */
+export async function waitIdle(pid: number, minMs: number, maxMs = 120_000, quietMs = 1000): Promise<number> {
+  const t0 = Date.now();
+  let last = processCpuMs(pid);
+  let quietSince = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = processCpuMs(pid);
+    if (now - last > 2) quietSince = Date.now();
+    last = now;
+    const elapsed = Date.now() - t0;
+    if ((elapsed >= minMs && Date.now() - quietSince >= quietMs) || elapsed >= maxMs) return elapsed;
+  }
+}

@@ -7,7 +7,7 @@ import { recentSessions, recentSessionsIn, sessionActivity, type SessionPlaces }
 import { forgetSession, type SessionForgetReport } from '../memory/forget';
 import { ownerOf, resolveScopes, scopesFor } from '../memory/scope';
 import { listVisibleFacts } from '../memory/visible-facts';
-import { forgetWikiReport, onlyPages, pagesVisibleTo } from './forget-wiki';
+import { afterSessionForget, onlyPages, pagesVisibleTo } from './forget-wiki';
 import { checkConfirmToken, confirmTokenFor } from './forget-confirm';
 import { canReachSession, isAgent, reaches, type Principal } from './principal';
 import { notFound } from '../../shared/errors';
@@ -73,16 +73,7 @@ export const agentSessionHandlers: Handlers<typeof agentSessionCommands> = {
           checkConfirmToken(engine, sessionId, confirm, forgetSession(engine.db, sessionId, { dryRun: true, now }));
           return forgetSession(engine.db, sessionId, { dryRun: false, now });
         });
-    if (!dryRun) {
-      engine.events.emit('sessions-forgotten', { sessionIds: plan.sessionIds });
-      engine.events.emit('facts-changed', { sessionIds: plan.sessionIds });
-    }
-    const wiki = await forgetWikiReport(engine, {
-      dryRun,
-      sessionIds: plan.sessionIds,
-      factIds: plan.deleted.map((f) => f.id),
-      factTexts: plan.deleted.map((f) => f.text),
-    });
+    const wiki = await afterSessionForget(engine, plan, dryRun);
     const token = dryRun ? confirmTokenFor(engine, sessionId, plan) : null;
     return {
       ...plan,

@@ -2,6 +2,7 @@ import type { Engine } from '../engine';
 import { allPages, planWikiForget, type ForgetTargets } from '../dream/forget-pages';
 import { reportOf } from '../memory/forget-follow-ups';
 import { pageVisibleTo } from '../wiki/page-scopes';
+import type { SessionForgetReport } from '../memory/forget';
 import type { ForgetWikiReport, ScopeRef } from '../../shared/schemas';
 
 /**
@@ -20,6 +21,27 @@ export async function forgetWikiReport(
   } catch {
     return reportOf(planWikiForget(engine.wiki, targets), true);
   }
+}
+
+/**
+ * After a session's forget (or its dry run): tells the views and the index what went, then
+ * cleans or plans the wiki pages that cited it. The owner's and the agent's forget share it.
+ */
+export async function afterSessionForget(
+  engine: Engine,
+  plan: SessionForgetReport,
+  dryRun: boolean,
+): Promise<ForgetWikiReport> {
+  if (!dryRun) {
+    engine.events.emit('sessions-forgotten', { sessionIds: plan.sessionIds });
+    engine.events.emit('facts-changed', { sessionIds: plan.sessionIds });
+  }
+  return forgetWikiReport(engine, {
+    dryRun,
+    sessionIds: plan.sessionIds,
+    factIds: plan.deleted.map((f) => f.id),
+    factTexts: plan.deleted.map((f) => f.text),
+  });
 }
 
 /** The pages a session could find with memory_search: an agent's report names only those. */

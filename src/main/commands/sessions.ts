@@ -5,7 +5,7 @@ import { getSession, insertSession, listSessions } from '../store/sessions';
 import { appendMessage, lastMessageOf, listMessages } from '../store/messages';
 import { decodeCursor } from '../store/fact-queries';
 import { forgetSession } from '../memory/forget';
-import { forgetWikiReport } from './forget-wiki';
+import { afterSessionForget } from './forget-wiki';
 import { importProvenance } from '../store/imports';
 import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { CommandError, invalid, notFound } from '../../shared/errors';
@@ -110,16 +110,7 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
 
   'sessions.delete': async (engine, { sessionId, dryRun }) => {
     const report = forgetSession(engine.db, sessionId, { dryRun, now: engine.clock.now() });
-    if (!dryRun) {
-      engine.events.emit('sessions-forgotten', { sessionIds: report.sessionIds });
-      engine.events.emit('facts-changed', { sessionIds: report.sessionIds });
-    }
-    const wiki = await forgetWikiReport(engine, {
-      dryRun,
-      sessionIds: report.sessionIds,
-      factIds: report.deleted.map((f) => f.id),
-      factTexts: report.deleted.map((f) => f.text),
-    });
+    const wiki = await afterSessionForget(engine, report, dryRun);
     return { ...report, wiki };
   },
 

@@ -1,9 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { openSettingsDocument } from '../settings-document';
 import type { Db } from '../store/db';
 import { getSession } from '../store/sessions';
 import type { Clock } from '../../shared/clock';
-import { CommandError } from '../../shared/errors';
 import type { HomePaths } from '../home';
 import { loadSettings, settingIsValid, type Settings, type SettingsProblem } from '../settings';
 import { writeFileAtomically } from '../wiki/atomic';

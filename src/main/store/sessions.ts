@@ -58,10 +58,12 @@ export interface SessionListFilter {
 export function listSessions(db: Db, f: SessionListFilter): SessionRecord[] {
   const where: string[] = [];
   const params: Record<string, unknown> = { limit: f.limit };
-  if (f.kind) (where.push('kind = @kind'), (params.kind = f.kind));
-  if (f.projectId) (where.push('project_id = @projectId'), (params.projectId = f.projectId));
-  if (f.workspace) (where.push('workspace = @workspace'), (params.workspace = f.workspace));
-  if (f.folderId) (where.push('folder_id = @folderId'), (params.folderId = f.folderId));
+  const equalities = { kind: 'kind', projectId: 'project_id', workspace: 'workspace', folderId: 'folder_id' } as const;
+  for (const [field, column] of Object.entries(equalities) as [keyof typeof equalities, string][]) {
+    if (!f[field]) continue;
+    where.push(`${column} = @${field}`);
+    params[field] = f[field];
+  }
   if (f.before) {
     where.push('(created_at, id) < (@beforeAt, @beforeId)');
     params.beforeAt = f.before.createdAt;

@@ -10,6 +10,7 @@ import { schemaVersion } from '../store/migrate';
 import { pendingPurges } from '../memory/recall/index-maintenance';
 import { legacyImportPending } from '../memory/legacy-import';
 import { countPendingExtraction } from '../store/imports';
+import { countLegacyImportedSessions } from '../store/legacy-import-sessions';
 import { FileLock } from '../wiki/file-lock';
 import { loadSettings } from '../settings';
 import { processKind } from '../log';
@@ -110,7 +111,7 @@ export async function runDoctor(engine: Engine): Promise<DoctorReport> {
     extraction: extractionCounts(engine),
     legacyImport: {
       pending: legacyImportPending(paths),
-      sessionsImported: (db.prepare('SELECT count(*) AS n FROM legacy_import_sessions').get() as { n: number }).n,
+      sessionsImported: countLegacyImportedSessions(db),
     },
     indexMaintenance: { factIndexPurges: pendingPurges(db) },
     historyImport: { extractionOwed: countPendingExtraction(db) },

@@ -37,6 +37,17 @@ export const COERCION_REASONS = [
 ] as const;
 export type CoercionReason = (typeof COERCION_REASONS)[number];
 
+/** Where a fact is stored: the scope and key it was placed at, and why when that is not the one asked for. */
+export interface CoercedScope {
+  scope: Scope;
+  key: string;
+  /**
+   * Set when the stored scope differs from the requested one. `requested` is a Scope, or for
+   * reason unknown-scope the (sanitised) name that was asked for.
+   */
+  coercion: { requested: string; reason: CoercionReason } | null;
+}
+
 export const FACT_TEXT_MAX = 500;
 
 /** How automatic recall treats a fact: normally, always as a candidate (pinned), or never (paused). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeToken, queryTerms, rawTokens, surfaceForms } from '../../src/main/memory/recall/tokenize';
+import { normalizeToken, queryTerms, rawTokens, surfaceForms } from '../../src/main/text/tokenize';
 
 describe('tokenizer (reference §5.2)', () => {
   it('splits on everything but letters and digits, underscore included', () => {

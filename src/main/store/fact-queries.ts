@@ -2,8 +2,8 @@ import type { Db } from './db';
 import type { FactKind, FactRecallMode, Scope } from '../../shared/domain';
 import type { FactRecord } from '../../shared/schemas';
 import { toFact, type FactRow } from './facts';
-import { factScopeTag } from '../memory/recall/search-facts';
-import { normalizeToken, rawTokens, STOP_WORDS, surfaceForms } from '../memory/recall/tokenize';
+import { factScopeTag } from './index-tags';
+import { normalizeToken, rawTokens, STOP_WORDS, surfaceForms } from '../text/tokenize';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency', 'relevance'] as const;
 export type FactSort = (typeof FACT_SORTS)[number];

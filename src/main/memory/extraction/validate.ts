@@ -7,9 +7,10 @@ import {
   type FactKind,
   type Scope,
 } from '../../../shared/domain';
-import { coerceScope, type CoercedScope, type SessionScopes } from '../scope';
+import { coerceScope, type SessionScopes } from '../scope';
+import type { CoercedScope } from '../../../shared/domain';
 import { findSecret } from '../secrets';
-import { foldForKey, normalizeFactText } from '../text';
+import { foldForKey, normalizeFactText } from '../../text/fact-text';
 import { hangsOnPronoun } from './content';
 import type { Candidate } from './types';
 

@@ -1,5 +1,5 @@
 import type { Confidence, Scope } from '../../../shared/domain';
-import { STOP_WORDS, rawTokens, normalizeToken } from './tokenize';
+import { STOP_WORDS, rawTokens, normalizeToken } from '../../text/tokenize';
 
 /**
  * Term weighting shared by every lexical search (facts, wiki pages, dialogue): Okapi BM25.

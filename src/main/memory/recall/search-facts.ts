@@ -4,8 +4,10 @@ import type { Confidence, FactKind, Scope } from '../../../shared/domain';
 import { ownerOf, type SessionScopes } from '../scope';
 import { getSession } from '../../store/sessions';
 import { evidenceRef } from '../citations';
-import { FILLER_WORDS, queryTerms } from './tokenize';
-import { findCandidates, prepared, scopeTag, type TaggedIndex } from './fts';
+import { FILLER_WORDS, queryTerms } from '../../text/tokenize';
+import { findCandidates, type TaggedIndex } from './fts';
+import { prepared } from '../../store/prepared';
+import { factScopeTag } from '../../store/index-tags';
 import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { RECALLABLE, withPinned } from './pinned';
 
@@ -56,7 +58,6 @@ const FACT_INDEX: TaggedIndex = {
   textColumn: 'text',
   newestFirst: 'DESC',
 };
-export const factScopeTag = (scope: Scope, key: string): string => scopeTag('s', `${scope}:${key}`);
 
 /** Candidate caps: at most 380 rows to rank (the original ranked its 500 newest facts). */
 const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 8, budget: 180 };

@@ -2,7 +2,7 @@
 export const SCOPES = ['user', 'project', 'workspace', 'folder', 'session'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Order used when a requested scope is unavailable (reference C3: project first, session last). */
+/** Order tried when a requested scope is unavailable: project first, session last. */
 export const FALLBACK_SCOPES = ['project', 'workspace', 'folder', 'session'] as const satisfies readonly Scope[];
 
 export const FACT_KINDS = ['preference', 'profile', 'decision', 'convention', 'constraint', 'fact'] as const;

@@ -106,7 +106,7 @@ function markProcessed(deps: DreamDeps, items: WorkItem[], topics: string[][]): 
   items.forEach((item, i) => {
     const t = topics[i]!.length ? JSON.stringify(topics[i]) : null;
     if (item.kind === 'session') {
-      // The watermark is the newest message actually consumed, never "now" (reference C7):
+      // The watermark is the newest message actually consumed, never "now":
       // a message that arrives during the run keeps the session pending.
       session.run({
         id: item.key,

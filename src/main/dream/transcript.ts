@@ -12,7 +12,7 @@ export interface Transcript {
   /** How many visible messages the session has, and how many made it into the text. */
   messageCount: number;
   includedCount: number;
-  /** created_at of the newest message put into the text: the session's new watermark (reference C7). */
+  /** created_at of the newest message put into the text: the session's new watermark. */
   watermark: number | null;
   firstUserLine: string | null;
 }

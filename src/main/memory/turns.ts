@@ -47,7 +47,7 @@ export function fence(body: string, info = 'text'): string {
   return `${ticks}${info}\n${body}\n${ticks}`;
 }
 
-/** USER.md as bounded, escaped profile data inside its own boundary (reference §5.4, C17). */
+/** USER.md as bounded, escaped profile data inside its own boundary. */
 export function wrapUserProfile(raw: string): string | null {
   let text = raw.trim();
   if (!text) return null;

@@ -101,7 +101,7 @@ export function listMessages(db: Db, f: MessageListFilter): MessageRecord[] {
 
 /**
  * A completed lead response: a visible assistant message that is not an intermediate tool-call
- * round and has content. Compacted rows still count (reference C4), so compaction never resets
+ * round and has content. Compacted rows still count, so compaction never resets
  * the extraction cadence.
  */
 export const COMPLETED_RESPONSE_SQL = `role = 'assistant' AND tool_call_round = 0 AND hidden = 0

@@ -40,10 +40,6 @@ export function insertSession(db: Db, s: SessionRecord): void {
   ).run(s);
 }
 
-export function touchSession(db: Db, id: string, at: number): void {
-  db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?').run(at, id);
-}
-
 export interface SessionListFilter {
   kind?: SessionKind;
   projectId?: string;

@@ -6,7 +6,7 @@ export interface WindowBounds {
   maxInputChars: number;
 }
 
-/** Per-line caps from the reference: one long message cannot crowd out the rest of the window. */
+/** Per-line caps: one long message cannot crowd out the rest of the window. */
 export const USER_LINE_CHARS = 800;
 export const ASSISTANT_LINE_CHARS = 1000;
 

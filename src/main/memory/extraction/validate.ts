@@ -57,7 +57,7 @@ const unknownScopeName = (name: string) =>
   /^[a-z][a-z0-9_-]{0,31}$/.test(name) && !findSecret(name) ? name : 'unknown';
 
 /**
- * Where a candidate is stored. No scope: the session, as in the reference. A name that is no
+ * Where a candidate is stored. No scope: the session, the narrowest place, so an unplaced fact reaches no one else. A name that is no
  * scope at all goes there too, recorded as a coercion like any other, with the name it asked for.
  */
 function targetScope(

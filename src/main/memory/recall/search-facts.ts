@@ -47,7 +47,7 @@ export interface FactSearchResult {
   reason: string | null;
 }
 
-/** The recall query: whitespace collapsed, at most 500 characters (reference §5.1). */
+/** The recall query: whitespace collapsed, at most 500 characters. */
 export const QUERY_MAX_CHARS = 500;
 export const recallQueryText = (text: string): string =>
   text.normalize('NFC').replace(/\s+/gu, ' ').trim().slice(0, QUERY_MAX_CHARS);
@@ -59,7 +59,7 @@ const FACT_INDEX: TaggedIndex = {
   newestFirst: 'DESC',
 };
 
-/** Candidate caps: at most 380 rows to rank (the original ranked its 500 newest facts). */
+/** Candidate caps: at most 380 rows to rank. */
 const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 8, budget: 180 };
 
 type FactRow = Pick<

@@ -50,6 +50,36 @@ export interface SessionListFilter {
   limit: number;
 }
 
+/** Direct children (team members, side chats), oldest first. */
+export function childSessions(db: Db, parentId: string): SessionRecord[] {
+  const rows = db
+    .prepare('SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at')
+    .all(parentId) as SessionRow[];
+  return rows.map(toSession);
+}
+
+/** Messages stored per session, for a page of sessions in one query; a session with none is 0. */
+export function messageCounts(db: Db, sessionIds: readonly string[]): Map<string, number> {
+  const counts = new Map(sessionIds.map((id) => [id, 0]));
+  if (sessionIds.length === 0) return counts;
+  const rows = db
+    .prepare(
+      `SELECT session_id, count(*) AS n FROM session_messages
+       WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id`,
+    )
+    .all(JSON.stringify(sessionIds)) as { session_id: string; n: number }[];
+  for (const r of rows) counts.set(r.session_id, r.n);
+  return counts;
+}
+
+/** Distinct facts the session is evidence for. */
+export function sessionFactCount(db: Db, sessionId: string): number {
+  const row = db
+    .prepare('SELECT count(DISTINCT fact_seq) AS n FROM memory_fact_evidence WHERE session_id = ?')
+    .get(sessionId) as { n: number };
+  return row.n;
+}
+
 /** Newest first, keyset-paginated. */
 export function listSessions(db: Db, f: SessionListFilter): SessionRecord[] {
   const where: string[] = [];

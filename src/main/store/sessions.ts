@@ -80,6 +80,31 @@ export function sessionFactCount(db: Db, sessionId: string): number {
   return row.n;
 }
 
+export function allSessionIds(db: Db): string[] {
+  return (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).map((r) => r.id);
+}
+
+/** The last 8 hex digits of every session id, lower-cased: how an older version named source pages. */
+export function sessionIdTails(db: Db): string[] {
+  const rows = db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[];
+  return rows.map((r) => r.s);
+}
+
+/**
+ * Existence checks prepared once for a pass over many ids (wiki lint). `loose` also matches the
+ * lower-cased id, as a wiki link may spell it.
+ */
+export function idExistence(db: Db) {
+  const session = db.prepare('SELECT 1 FROM sessions WHERE id = ?');
+  const sessionLoose = db.prepare('SELECT 1 FROM sessions WHERE id IN (?, lower(?))');
+  const factLoose = db.prepare('SELECT 1 FROM memory_facts WHERE id IN (?, lower(?))');
+  return {
+    session: (id: string) => session.get(id) !== undefined,
+    sessionLoose: (id: string) => sessionLoose.get(id, id) !== undefined,
+    factLoose: (id: string) => factLoose.get(id, id) !== undefined,
+  };
+}
+
 /** Newest first, keyset-paginated. */
 export function listSessions(db: Db, f: SessionListFilter): SessionRecord[] {
   const where: string[] = [];

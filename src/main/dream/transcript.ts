@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import type { MessageRole } from '../../shared/domain';
-import { DREAM_VISIBLE_SQL } from './visible';
+import { DREAM_VISIBLE_SQL } from '../store/dream-visible';
 import { redactSecrets } from '../memory/secrets';
 
 export const MESSAGE_CHAR_CAP = 4000;

@@ -1,6 +1,7 @@
 import type { Db } from '../../store/db';
 import { extractionStatusRows } from '../../store/extraction-runs';
-import { isDue, leaseIsLive, type Cadence, type CursorState } from './cursor';
+import { isDue, leaseIsLive, type Cadence } from './cursor';
+import type { CursorState } from '../../store/extraction-states';
 import { countPendingInput } from './transcript';
 
 export interface SessionExtractionStatus extends Omit<CursorState, 'status'> {

@@ -100,7 +100,7 @@ describe('Import history in the window', () => {
     await expect
       .poll(() => page.locator('[data-testid="import-summary"]').innerText(), { timeout: 120_000 })
       .toContain('400 new conversations');
-    expect(await page.locator('[data-testid="import-summary"]').innerText()).toContain('12000 messages added');
+    expect(await page.locator('[data-testid="import-summary"]').innerText()).toContain('12,000 messages added');
   }, 150_000);
 
   it('on the desktop, takes the path from the native dialog and imports it through the contract', async () => {

@@ -1,6 +1,5 @@
 import type { Db } from '../store/db';
-import type { MessageRole } from '../../shared/domain';
-import { DREAM_VISIBLE_SQL } from '../store/dream-visible';
+import { dreamVisibleMessages } from '../store/dream-log';
 import { redactSecrets } from '../memory/secrets';
 
 export const MESSAGE_CHAR_CAP = 4000;
@@ -17,25 +16,13 @@ export interface Transcript {
   firstUserLine: string | null;
 }
 
-interface Row {
-  role: MessageRole;
-  content: string;
-  created_at: number;
-  is_summary: number;
-}
-
 /**
  * The bounded Dream input for one session, with secrets redacted: visible messages in time order, each capped at 4000
  * characters; when the whole exceeds maxChars, middle messages go first (oldest first) while
  * the first and the last are always kept, behind one elision marker. Linear in the messages.
  */
 export function buildTranscript(db: Db, sessionId: string, maxChars: number): Transcript {
-  const rows = db
-    .prepare(
-      `SELECT role, content, created_at, is_summary FROM session_messages
-       WHERE session_id = ? AND ${DREAM_VISIBLE_SQL} ORDER BY created_at, seq`,
-    )
-    .all(sessionId) as Row[];
+  const rows = dreamVisibleMessages(db, sessionId);
   // Secrets are redacted before a message is cut, so a cut can never leave half of one unrecognised.
   for (const r of rows) r.content = redactSecrets(r.content).text;
   const blocks = rows.map((r) => {

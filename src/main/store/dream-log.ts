@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import type { MessageRole } from '../../shared/domain';
 import { DREAM_SOURCE_SESSION_SQL, DREAM_VISIBLE_SQL } from './dream-visible';
 
 /** Dream's watermarks: what it consumed of each session (dream_log) and each note (dream_notes_log). */
@@ -96,4 +97,21 @@ export function dreamLogWriters(db: Db) {
       session.run(row),
     note: (filename: string, mtimeMs: number, hash: string, now: number) => note.run(filename, mtimeMs, hash, now),
   };
+}
+
+export interface DreamMessageRow {
+  role: MessageRole;
+  content: string;
+  created_at: number;
+  is_summary: number;
+}
+
+/** The messages Dream reads of one session, in time order. */
+export function dreamVisibleMessages(db: Db, sessionId: string): DreamMessageRow[] {
+  return db
+    .prepare(
+      `SELECT role, content, created_at, is_summary FROM session_messages
+       WHERE session_id = ? AND ${DREAM_VISIBLE_SQL} ORDER BY created_at, seq`,
+    )
+    .all(sessionId) as DreamMessageRow[];
 }

@@ -165,3 +165,25 @@ export function makeDueNow(db: Db, sessionId: string, now: number): void {
     `UPDATE memory_extraction_states SET next_attempt_at = ?, updated_at = ? WHERE session_id = ? AND status = 'failed'`,
   ).run(now, now, sessionId);
 }
+
+/** True when at least one processing row's lease has expired: one index probe, no write lock. */
+export function anyExpiredLease(db: Db, now: number): boolean {
+  const row = db
+    .prepare(
+      `SELECT 1 FROM memory_extraction_states
+       WHERE status = 'processing' AND (lease_expires_at IS NULL OR lease_expires_at <= ?) LIMIT 1`,
+    )
+    .get(now);
+  return row !== undefined;
+}
+
+/** Cursors running and failed right now. */
+export function extractionStateCounts(db: Db): { processing: number; failed: number } {
+  const rows = db
+    .prepare(
+      `SELECT status, count(*) AS n FROM memory_extraction_states WHERE status IN ('processing', 'failed') GROUP BY status`,
+    )
+    .all() as { status: string; n: number }[];
+  const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+  return { processing: of('processing'), failed: of('failed') };
+}

@@ -114,3 +114,17 @@ export function countCompletedResponses(db: Db, sessionId: string): number {
       .get(sessionId) as { n: number }
   ).n;
 }
+
+/** Why recall was degraded for this user message (shown with the turn). */
+export function markRecallDegraded(db: Db, messageId: string, reason: string): void {
+  db.prepare('UPDATE session_messages SET recall_degraded = ? WHERE id = ?').run(reason, messageId);
+}
+
+/** Names a persisted model-context row (a recall block) and the message it was built for. */
+export function markModelContext(db: Db, messageId: string, context: string, builtFor: string): void {
+  db.prepare('UPDATE session_messages SET model_context = ?, model_context_for = ? WHERE id = ?').run(
+    context,
+    builtFor,
+    messageId,
+  );
+}

@@ -1,6 +1,6 @@
-import type { Db } from '../store/db';
-import { toFact, type FactRow } from '../store/facts';
-import { decodeFactCursor, encodeCursor, type FactPage, type FactSort } from '../store/fact-queries';
+import type { Db } from './db';
+import { toFact, type FactRow } from './facts';
+import { decodeFactCursor, encodeCursor, type FactPage, type FactSort } from './fact-queries';
 import type { FactKind, Scope } from '../../shared/domain';
 import type { FactRecord, ScopeRef } from '../../shared/schemas';
 

@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import layering from './eslint-rules/layering.mjs';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', '.cache/', 'coverage/', 'test/e2e/screenshots/'] },
@@ -24,6 +25,12 @@ export default tseslint.config(
       complexity: ['warn', 15],
       'max-lines-per-function': ['warn', { max: 60, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    // Which folder may import which: see eslint-rules/layering.mjs.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { evoflux: layering },
+    rules: { 'evoflux/layering': 'error' },
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],

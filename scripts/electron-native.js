@@ -49,7 +49,9 @@ function nodeGyp() {
   ];
   try {
     candidates.push(require.resolve('node-gyp/bin/node-gyp.js'));
-  } catch {}
+  } catch {
+    // node-gyp is not installed next to npm here: fall back to the other candidates.
+  }
   return candidates.find((c) => c && fs.existsSync(c)) ?? null;
 }
 

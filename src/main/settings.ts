@@ -24,7 +24,7 @@ const extractionFields = {
   every: z.number().int().min(1).default(10),
   maxMessages: z.number().int().min(1).default(200),
   maxInputChars: z.number().int().min(1000).default(12_000),
-  /** A claimed cursor is someone else's until this long after the claim (reference: 15 min). */
+  /** A claimed cursor is someone else's until this long after the claim (15 minutes by default). */
   leaseMs: z
     .number()
     .int()

@@ -2,7 +2,7 @@
 export const SCOPES = ['user', 'project', 'workspace', 'folder', 'session'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Order used when a requested scope is unavailable (reference C3: project first, session last). */
+/** Order tried when a requested scope is unavailable: project first, session last. */
 export const FALLBACK_SCOPES = ['project', 'workspace', 'folder', 'session'] as const satisfies readonly Scope[];
 
 export const FACT_KINDS = ['preference', 'profile', 'decision', 'convention', 'constraint', 'fact'] as const;
@@ -36,6 +36,17 @@ export const COERCION_REASONS = [
   'unknown-scope',
 ] as const;
 export type CoercionReason = (typeof COERCION_REASONS)[number];
+
+/** Where a fact is stored: the scope and key it was placed at, and why when that is not the one asked for. */
+export interface CoercedScope {
+  scope: Scope;
+  key: string;
+  /**
+   * Set when the stored scope differs from the requested one. `requested` is a Scope, or for
+   * reason unknown-scope the (sanitised) name that was asked for.
+   */
+  coercion: { requested: string; reason: CoercionReason } | null;
+}
 
 export const FACT_TEXT_MAX = 500;
 

@@ -47,7 +47,7 @@ async function main() {
   };
 
   let t0 = performance.now();
-  let c0 = process.cpuUsage();
+  const c0 = process.cpuUsage();
   upsert(100_000, (i) => sessions[i % sessions.length]!);
   const insertMs = performance.now() - t0;
   const insertCpu = process.cpuUsage(c0);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Scope } from '../../src/shared/domain';
-import { factKeyOfFolded, foldForKey } from '../../src/main/memory/text';
+import { factKeyOfFolded, foldForKey } from '../../src/main/text/fact-text';
 
 /**
  * A fact written the way versions with schema 50 to 101 wrote one (a tag column and the raw text

@@ -110,7 +110,13 @@ describe('Dream across processes', () => {
       const gate = new Promise<void>((r) => (release = r));
       const inner = new DeterministicConsolidator(t.engine.db, t.engine.wiki);
       const dream = manualDream(t.engine, {
-        consolidator: () => ({ name: 'gated', consolidate: async (i, d) => (await gate, inner.consolidate(i, d)) }),
+        consolidator: () => ({
+          name: 'gated',
+          consolidate: async (i, d) => {
+            await gate;
+            return inner.consolidate(i, d);
+          },
+        }),
       });
       const appRun = dream.run({ drain: true });
       const cli = await cliAsync(['dream', 'run', '--home', t.home, '--json']);

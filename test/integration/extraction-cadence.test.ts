@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
 import { ManualClock } from '../../src/shared/clock';
-import { getCursor } from '../../src/main/memory/extraction/cursor';
+import { getCursor } from '../../src/main/store/extraction-states';
 import { appendMessage } from '../../src/main/store/messages';
 import { writeTx } from '../../src/main/store/db';
 import { newId } from '../../src/shared/ids';

@@ -7,7 +7,7 @@ import { openTestEngine, tempHome } from '../helpers/home';
 import { BIN, runCli } from '../helpers/cli';
 import { ManualClock } from '../../src/shared/clock';
 import { defaultSettings } from '../../src/main/settings';
-import { getCursor } from '../../src/main/memory/extraction/cursor';
+import { getCursor } from '../../src/main/store/extraction-states';
 import { memoriesReply, startLlmServer } from '../fixtures/extraction-llm-server';
 
 /** The model server lives in this process, so a CLI that calls it must not block our event loop. */

@@ -7,7 +7,8 @@ import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
 import { BIN } from '../helpers/cli';
 import { ManualClock } from '../../src/shared/clock';
 import { defaultSettings, type Settings } from '../../src/main/settings';
-import { backoffDelay, getCursor } from '../../src/main/memory/extraction/cursor';
+import { backoffDelay } from '../../src/main/memory/extraction/cursor';
+import { getCursor } from '../../src/main/store/extraction-states';
 import { memoriesReply, startLlmServer } from '../fixtures/extraction-llm-server';
 
 let server: Awaited<ReturnType<typeof startLlmServer>>;

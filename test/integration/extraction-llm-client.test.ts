@@ -60,7 +60,7 @@ describe('OpenAI-compatible client against a real HTTP server', () => {
     expect((await failure(client().chatJson(user, extractionReply, opts))).kind).toBe('invalid-json');
   });
 
-  it('more than 8 memories rejects the whole reply (reference C13)', async () => {
+  it('more than 8 memories rejects the whole reply', async () => {
     server.enqueue(memoriesReply(Array.from({ length: 9 }, (_, i) => ({ content: `fact ${i}` }))));
     const e = await failure(client().chatJson(user, extractionReply, opts));
     expect(e.kind).toBe('invalid-shape');

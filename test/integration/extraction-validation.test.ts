@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { readFileSync } from 'node:fs';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 import { defaultSettings } from '../../src/main/settings';
-import { getCursor } from '../../src/main/memory/extraction/cursor';
+import { getCursor } from '../../src/main/store/extraction-states';
 import { memoriesReply, startLlmServer } from '../fixtures/extraction-llm-server';
 
 let server: Awaited<ReturnType<typeof startLlmServer>>;

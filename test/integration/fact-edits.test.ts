@@ -1,4 +1,4 @@
-import { normalizeToken } from '../../src/main/memory/recall/tokenize';
+import { normalizeToken } from '../../src/main/text/tokenize';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
 import { CommandError } from '../../src/shared/errors';

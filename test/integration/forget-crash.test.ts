@@ -19,7 +19,10 @@ function killWhenMid(dbFile: string, sessionId: string): Promise<NodeJS.Signals 
       if (chunk.toString().includes('mid')) child.kill('SIGKILL');
       if (chunk.toString().includes('done')) reject(new Error('child finished before it could be killed'));
     });
-    child.on('exit', (_code, signal) => (clearTimeout(guard), resolve(signal)));
+    child.on('exit', (_code, signal) => {
+      clearTimeout(guard);
+      resolve(signal);
+    });
   });
 }
 

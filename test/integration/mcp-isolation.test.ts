@@ -36,7 +36,10 @@ describe('agent connections are confined to their context (real SDK clients, spa
   let B: string;
   let alphaPrivate: string;
   const outputs: unknown[] = [];
-  const keep = <T>(x: T): T => (outputs.push(x), x);
+  const keep = <T>(x: T): T => {
+    outputs.push(x);
+    return x;
+  };
 
   beforeAll(async () => {
     [alpha, bravo] = await Promise.all([

@@ -273,7 +273,9 @@ describe('mcp command process', () => {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no answers; stderr: ${stderr}`)), 30_000);
         child.stdout.on('data', () => {
-          if (stdout.split('\n').filter(Boolean).length >= 4) (clearTimeout(timer), resolve());
+          if (stdout.split('\n').filter(Boolean).length < 4) return;
+          clearTimeout(timer);
+          resolve();
         });
       });
       child.stdin.end();

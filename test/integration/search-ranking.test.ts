@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
-import { findCandidates, scopeTag, taggedLookup } from '../../src/main/memory/recall/fts';
+import { findCandidates, taggedLookup } from '../../src/main/memory/recall/fts';
+import { scopeTag } from '../../src/main/store/index-tags';
 
 const resources = testResources();
 afterEach(() => resources.release());

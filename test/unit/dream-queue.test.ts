@@ -30,7 +30,7 @@ describe('Dream session queue and watermark', () => {
     const newest = t.engine.db
       .prepare('SELECT max(created_at) AS m FROM session_messages WHERE session_id = ?')
       .get(session.id) as { m: number };
-    // C7: the watermark is the newest consumed message, not the time of the run.
+    // The watermark is the newest consumed message, not the time of the run.
     t.clock.advance(3_600_000);
     expect(row.processed_at).toBe(newest.m);
 

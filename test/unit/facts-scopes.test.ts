@@ -3,7 +3,7 @@ import { openTestEngine, type TestEngine } from '../helpers/home';
 import { listFacts } from '../../src/main/store/fact-queries';
 import { resolveScopes, visibleScopeFilter } from '../../src/main/memory/scope';
 import type { FactRecord } from '../../src/shared/schemas';
-import { factKeyOfFolded, foldForKey } from '../../src/main/memory/text';
+import { factKeyOfFolded, foldForKey } from '../../src/main/text/fact-text';
 
 /** Facts a session may see, straight from the scope filter every reader uses. */
 function visibleTo(t: TestEngine, sessionId: string): FactRecord[] {

@@ -9,7 +9,7 @@ import {
   termWeights,
 } from '../../src/main/memory/recall/rank';
 import type { RankedFact } from '../../src/main/memory/recall/search-facts';
-import { queryTerms } from '../../src/main/memory/recall/tokenize';
+import { queryTerms } from '../../src/main/text/tokenize';
 
 const fact = (id: string, text: string, extra: Partial<RankedFact> = {}): RankedFact => ({
   id,

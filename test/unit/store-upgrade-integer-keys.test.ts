@@ -6,7 +6,7 @@ import { migrate, schemaVersion } from '../../src/main/store/migrate';
 import { migrations } from '../../src/main/store/migrations';
 import { writeTx } from '../../src/main/store/db';
 import { listEvidence, recordFact } from '../../src/main/store/facts';
-import { foldForKey } from '../../src/main/memory/text';
+import { foldForKey } from '../../src/main/text/fact-text';
 import { testResources } from '../helpers/home';
 
 /** The dedup key as stores before migration 50 wrote it: 128 bits of sha256 of the folded text, hex. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeToken, queryTerms, rawTokens, surfaceForms } from '../../src/main/memory/recall/tokenize';
+import { normalizeToken, queryTerms, rawTokens, surfaceForms } from '../../src/main/text/tokenize';
 
-describe('tokenizer (reference §5.2)', () => {
+describe('tokenizer', () => {
   it('splits on everything but letters and digits, underscore included', () => {
     expect(rawTokens('USER.md snake_case v2-beta')).toEqual(['user', 'md', 'snake', 'case', 'v2', 'beta']);
   });

@@ -6,7 +6,7 @@ import { getSession } from '../store/sessions';
 import { recentSessions, recentSessionsIn, sessionActivity, type SessionPlaces } from '../store/session-activity';
 import { forgetSession, type SessionForgetReport } from '../memory/forget';
 import { ownerOf, resolveScopes, scopesFor } from '../memory/scope';
-import { listVisibleFacts } from '../memory/visible-facts';
+import { listVisibleFacts } from '../store/visible-facts';
 import { afterSessionForget, onlyPages, pagesVisibleTo } from './forget-wiki';
 import { checkConfirmToken, confirmTokenFor } from './forget-confirm';
 import { canReachSession, isAgent, reaches, type Principal } from './principal';

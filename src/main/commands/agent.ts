@@ -6,7 +6,7 @@ import { decodeFactCursor } from '../store/fact-queries';
 import { resolveScopes } from '../memory/scope';
 import { forgetFact } from '../memory/forget';
 import { forgetWikiReport, onlyPages, pagesVisibleTo } from './forget-wiki';
-import { isVisible, listVisibleFacts, narrowTo } from '../memory/visible-facts';
+import { isVisible, listVisibleFacts, narrowTo } from '../store/visible-facts';
 import { invalid, notFound } from '../../shared/errors';
 
 export const agentHandlers: Handlers<typeof agentCommands> = {

@@ -1,6 +1,6 @@
 import type { Handlers } from './types';
 import { extractionCommands } from '../../shared/commands/extraction';
-import { getCursor } from '../memory/extraction/cursor';
+import { getCursor } from '../store/extraction-states';
 import { extractionStatus } from '../memory/extraction/status';
 import { CommandError, notFound } from '../../shared/errors';
 import { getSession } from '../store/sessions';

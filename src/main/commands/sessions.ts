@@ -1,7 +1,14 @@
 import type { Handlers } from './types';
 import { sessionCommands } from '../../shared/commands/sessions';
 import { writeTx } from '../store/db';
-import { getSession, insertSession, listSessions } from '../store/sessions';
+import {
+  childSessions,
+  getSession,
+  insertSession,
+  listSessions,
+  messageCounts,
+  sessionFactCount,
+} from '../store/sessions';
 import { appendMessage, lastMessageOf, listMessages } from '../store/messages';
 import { decodeCursor } from '../store/fact-queries';
 import { forgetSession } from '../memory/forget';
@@ -11,9 +18,6 @@ import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { CommandError, invalid, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { SessionRecord } from '../../shared/schemas';
-
-const countMessages = (engine: Parameters<Handlers<typeof sessionCommands>['sessions.get']>[0], id: string) =>
-  (engine.db.prepare('SELECT count(*) AS n FROM session_messages WHERE session_id = ?').get(id) as { n: number }).n;
 
 /** A caller-given time (history imports), refused when it lies in the future; now when absent. */
 function notInFuture(at: number | undefined, now: number): number {
@@ -78,9 +82,13 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
       limit: input.limit + 1,
     });
     const page = rows.slice(0, input.limit);
+    const counts = messageCounts(
+      engine.db,
+      page.map((s) => s.id),
+    );
     const last = page[page.length - 1];
     return {
-      sessions: page.map((s) => ({ ...s, messageCount: countMessages(engine, s.id) })),
+      sessions: page.map((s) => ({ ...s, messageCount: counts.get(s.id) ?? 0 })),
       nextCursor:
         rows.length > input.limit && last
           ? Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url')
@@ -91,21 +99,19 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
   'sessions.get': (engine, { sessionId }) => {
     const session = getSession(engine.db, sessionId);
     if (!session) throw notFound('session', sessionId, 'sessionId');
-    const factCount = (
-      engine.db
-        .prepare('SELECT count(DISTINCT fact_seq) AS n FROM memory_fact_evidence WHERE session_id = ?')
-        .get(sessionId) as { n: number }
-    ).n;
-    const children = (
-      engine.db.prepare('SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY created_at').all(sessionId) as {
-        id: string;
-      }[]
-    ).map((r) => getSession(engine.db, r.id)!);
+    const factCount = sessionFactCount(engine.db, sessionId);
+    const children = childSessions(engine.db, sessionId);
     const imported = importProvenance(engine.db, sessionId);
     const importedFrom = imported
       ? { source: imported.source, conversationId: imported.originalId, importedAt: imported.importedAt }
       : null;
-    return { ...session, messageCount: countMessages(engine, sessionId), factCount, children, importedFrom };
+    return {
+      ...session,
+      messageCount: messageCounts(engine.db, [sessionId]).get(sessionId) ?? 0,
+      factCount,
+      children,
+      importedFrom,
+    };
   },
 
   'sessions.delete': async (engine, { sessionId, dryRun }) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
 import { getSession } from '../store/sessions';
+import { teamFacts, type TeamFactRow } from '../store/team-facts';
 import type { WikiService } from '../wiki/service';
 import type { Confidence, FactKind, Scope } from '../../shared/domain';
 import { CONFIDENCE_RANK } from '../../shared/domain';
@@ -13,18 +14,7 @@ import { PageCatalog } from './catalog';
 import { PageSet, type EditablePage } from './page-edit';
 import { noteSlug, type BatchOutcome, type Consolidator, type ItemOutcome, type WorkItem } from './work';
 
-interface SessionFact {
-  id: string;
-  text: string;
-  kind: FactKind;
-  scope: Scope;
-  scope_key: string;
-  confidence: Confidence;
-  reinforcement: number;
-  message_seq: number | null;
-  /** The team member or side chat whose message is the evidence; null for the lead's own. */
-  via: 'team-member' | 'side-chat' | null;
-}
+type SessionFact = TeamFactRow;
 
 const PLURAL: Record<FactKind, string> = {
   preference: 'preferences',
@@ -149,27 +139,6 @@ export class DeterministicConsolidator implements Consolidator {
     });
   }
 
-  /**
-   * The facts of a lead's whole team: its own evidence, and its team members' and side chats'
-   * (which count as the lead's team context), each fact once, the lead's own evidence first.
-   */
-  private facts(sessionId: string): SessionFact[] {
-    const rows = this.db
-      .prepare(
-        `WITH RECURSIVE team(id, depth) AS (
-           SELECT ?, 0 UNION SELECT s.id, team.depth + 1 FROM sessions s JOIN team ON s.parent_session_id = team.id)
-         SELECT f.id, f.text, f.kind, f.scope, f.scope_key, f.confidence, f.reinforcement, m.seq AS message_seq,
-                CASE WHEN team.depth = 0 THEN NULL ELSE s.kind END AS via
-         FROM team JOIN memory_fact_evidence e ON e.session_id = team.id
-         JOIN memory_facts f ON f.seq = e.fact_seq
-         JOIN sessions s ON s.id = e.session_id
-         LEFT JOIN session_messages m ON m.id = e.message_id
-         ORDER BY f.first_seen_at, f.id, team.depth, e.created_at`,
-      )
-      .all(sessionId) as SessionFact[];
-    return rows.filter((r, i) => i === 0 || rows[i - 1]!.id !== r.id);
-  }
-
   private touchKnowledgePage(
     page: EditablePage,
     today: string,
@@ -186,13 +155,46 @@ export class DeterministicConsolidator implements Consolidator {
     if (defaults.group) page.setDefault('dream_group', defaults.group);
   }
 
+  /** Merges one fact into its matching or group page; the page's path, or null when none fits. */
+  private placeFact(f: SessionFact, pages: PageSet, catalog: PageCatalog, today: string, source: string) {
+    const matched = catalog.match(f.text);
+    const group = matched ? null : groupPage(f);
+    const rel = matched ?? group?.rel;
+    if (!rel) return null;
+    const page = pages.get(rel);
+    this.touchKnowledgePage(page, today, source, {
+      title: group?.title ?? slugOf(rel),
+      description: group
+        ? `${group.title}, consolidated by Dream from session evidence.`
+        : `${slugOf(rel)} (consolidated by Dream).`,
+      tags: group ? [f.kind, f.scope] : [],
+      group: group?.group,
+    });
+    // Never capped: a dropped scope would let a page leak into another scope's search.
+    page.addToList(SCOPES_KEY, [scopeRefLabel(f.scope, f.scope_key)], Number.MAX_SAFE_INTEGER);
+    const anchor = `fact:${f.id}`;
+    const cites = citations(page.bullet(anchor), source)
+      .map((c) => `[[${c}]]`)
+      .join(' ');
+    const support = `${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'}`;
+    page.upsertBullet(
+      anchor,
+      `${inert(f.text)} _(${f.kind} · ${f.confidence} · ${inert(scopeLabel(f.scope, f.scope_key), 120)} · ${support})_ — ${cites}`,
+    );
+    const pageConfidence = (page.data.confidence as Confidence) ?? 'medium';
+    if (CONFIDENCE_RANK[f.confidence] > CONFIDENCE_RANK[pageConfidence] && page.data.dream_group) {
+      page.set('confidence', f.confidence);
+    }
+    return rel;
+  }
+
   private session(
     item: Extract<WorkItem, { kind: 'session' }>,
     pages: PageSet,
     catalog: PageCatalog,
     today: string,
   ): string[] {
-    const { session, transcript } = item;
+    const { session } = item;
     // Forgotten since it was admitted (its clean-up waits for this lock): write nothing for it.
     if (!getSession(this.db, session.id)) return [];
     const sourceRel = sessionSourcePage(
@@ -200,84 +202,13 @@ export class DeterministicConsolidator implements Consolidator {
       session.id,
     );
     const source = sourceSlugOf(sourceRel);
-    const facts = this.facts(session.id);
-    const related = new Set<string>();
-    const topics = new Set<string>();
+    const facts = teamFacts(this.db, session.id);
+    const placed = facts.map((f) => this.placeFact(f, pages, catalog, today, source)).filter((r) => r !== null);
+    const related = [...new Set(placed.map(slugOf))].sort();
 
-    for (const f of facts) {
-      let rel = catalog.match(f.text);
-      const group = rel ? null : groupPage(f);
-      if (!rel && group) rel = group.rel;
-      if (!rel) continue;
-      const page = pages.get(rel);
-      this.touchKnowledgePage(page, today, source, {
-        title: group?.title ?? slugOf(rel),
-        description: group
-          ? `${group.title}, consolidated by Dream from session evidence.`
-          : `${slugOf(rel)} (consolidated by Dream).`,
-        tags: group ? [f.kind, f.scope] : [],
-        group: group?.group,
-      });
-      // Never capped: a dropped scope would let a page leak into another scope's search.
-      page.addToList(SCOPES_KEY, [scopeRefLabel(f.scope, f.scope_key)], Number.MAX_SAFE_INTEGER);
-      const anchor = `fact:${f.id}`;
-      const cites = citations(page.bullet(anchor), source)
-        .map((c) => `[[${c}]]`)
-        .join(' ');
-      const support = `${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'}`;
-      page.upsertBullet(
-        anchor,
-        `${inert(f.text)} _(${f.kind} · ${f.confidence} · ${inert(scopeLabel(f.scope, f.scope_key), 120)} · ${support})_ — ${cites}`,
-      );
-      if (
-        CONFIDENCE_RANK[f.confidence] > CONFIDENCE_RANK[(page.data.confidence as Confidence) ?? 'medium'] &&
-        page.data.dream_group
-      ) {
-        page.set('confidence', f.confidence);
-      }
-      related.add(slugOf(rel));
-      if (rel.startsWith('topics/')) topics.add(slugOf(rel));
-    }
-
-    const best = facts.reduce<Confidence | null>(
-      (acc, f) => (!acc || CONFIDENCE_RANK[f.confidence] > CONFIDENCE_RANK[acc] ? f.confidence : acc),
-      null,
-    );
     const title = session.title ? inert(session.title, 120) : null;
-    const context = [
-      session.projectId && `project ${inert(session.projectId, 120)}`,
-      session.workspace && `workspace ${inert(session.workspace, 300)}`,
-      session.folderId && `folder ${inert(session.folderId, 120)}`,
-    ].filter(Boolean);
-    const body = [
-      `# Session ${source.slice('session-'.length)}${title ? `: ${title}` : ''}`,
-      '',
-      `- Date: ${new Date(session.createdAt).toISOString().slice(0, 10)}`,
-      `- Agent: ${session.agentName ? inert(session.agentName, 100) : 'unknown'}`,
-      `- Messages: ${transcript.messageCount}`,
-      ...(context.length ? [`- Context: ${context.join(', ')}`] : []),
-      ...(transcript.firstUserLine
-        ? [`- Opening request (quoted source text): "${inert(transcript.firstUserLine, 200)}"`]
-        : []),
-      '',
-      `## Facts (${facts.length})`,
-      '',
-      ...(facts.length
-        ? facts.map(
-            (f) =>
-              `- ${inert(f.text)} _(${f.kind} · ${f.confidence} · ${inert(scopeLabel(f.scope, f.scope_key), 120)})_` +
-              (f.message_seq !== null ? ` — message #${f.message_seq}${VIA[f.via ?? 'lead']}` : '') +
-              ` <!-- fact:${f.id} -->`,
-          )
-        : ['- (no durable facts recorded for this session yet)']),
-      '',
-      `## Related (${related.size})`,
-      '',
-      ...(related.size ? [...related].sort().map((s) => `- [[${s}]]`) : ['- (none)']),
-      '',
-    ].join('\n');
     const page = pages.get(sourceRel);
-    page.setBody(body);
+    page.setBody(sessionPageBody(item, source, title, facts, related));
     page.set(
       'description',
       title
@@ -286,15 +217,15 @@ export class DeterministicConsolidator implements Consolidator {
     );
     page.set('tags', ['session', ...new Set(facts.map((f) => f.scope))]);
     page.set('updated', today);
-    page.set('confidence', best ?? 'low');
+    page.set('confidence', bestConfidence(facts) ?? 'low');
     page.set('sources', [source]);
-    page.set('related', [...related].sort());
+    page.set('related', related);
     page.set('session', session.id);
     // The page quotes the session's dialogue and lists its facts: it is visible where both are.
     page.set(SCOPES_KEY, [
       ...new Set([dialogueLabel(session), ...facts.map((f) => scopeRefLabel(f.scope, f.scope_key))]),
     ]);
-    return [...topics].sort();
+    return topicsOf(placed);
   }
 
   private note(
@@ -305,68 +236,127 @@ export class DeterministicConsolidator implements Consolidator {
   ): string[] {
     const { note } = item;
     const source = noteSlug(note.name);
-    const topics = new Set<string>();
-    const related = new Set<string>();
-    const entries: { heading: string; lines: string[] }[] = [];
-    let current: { heading: string; lines: string[] } = { heading: '', lines: [] };
-    for (const raw of note.content.split('\n')) {
-      const h = /^##\s+(.*)$/.exec(raw);
-      if (h) {
-        if (current.heading || current.lines.length) entries.push(current);
-        current = { heading: h[1]!.trim(), lines: [] };
-        continue;
-      }
-      const line = raw.replace(/^\s*(?:[-*+]|\d+\.)\s+/, '').trim();
-      if (line && !/^#/.test(line)) current.lines.push(line);
+    const entries = noteEntries(note.content);
+    const placed: string[] = [];
+    for (const line of entries.flatMap((e) => e.lines)) {
+      const rel = catalog.match(line);
+      if (!rel) continue;
+      const page = pages.get(rel);
+      this.touchKnowledgePage(page, today, source, {
+        title: slugOf(rel),
+        description: `${slugOf(rel)} (consolidated by Dream).`,
+        tags: [],
+      });
+      // Hashed after redaction: a hash of the raw line would let a short secret (a PIN) be guessed back.
+      const anchor = `note:${source}:${createHash('sha256').update(redactSecrets(line).text).digest('hex').slice(0, 12)}`;
+      page.upsertBullet(anchor, `${inert(line)} _(from note ${inert(note.name, 60)})_ — [[${source}]]`);
+      placed.push(rel);
     }
-    if (current.heading || current.lines.length) entries.push(current);
-
-    for (const entry of entries) {
-      for (const line of entry.lines) {
-        const rel = catalog.match(line);
-        if (!rel) continue;
-        const page = pages.get(rel);
-        this.touchKnowledgePage(page, today, source, {
-          title: slugOf(rel),
-          description: `${slugOf(rel)} (consolidated by Dream).`,
-          tags: [],
-        });
-        // Hashed after redaction: a hash of the raw line would let a short secret (a PIN) be guessed back.
-        const anchor = `note:${source}:${createHash('sha256').update(redactSecrets(line).text).digest('hex').slice(0, 12)}`;
-        page.upsertBullet(anchor, `${inert(line)} _(from note ${inert(note.name, 60)})_ — [[${source}]]`);
-        related.add(slugOf(rel));
-        if (rel.startsWith('topics/')) topics.add(slugOf(rel));
-      }
-    }
-    const body = [
-      `# Note ${inert(note.name, 60)}`,
-      '',
-      `- Note file: \`notes/${note.name}\``,
-      `- Entries: ${entries.length}`,
-      '',
-      '## Entries (quoted source text)',
-      '',
-      ...(entries.length
-        ? entries.flatMap((e) => [
-            `### ${inert(e.heading || '(untitled)', 80)}`,
-            '',
-            ...e.lines.slice(0, 50).map((l) => `> ${inert(l, 300)}`),
-            '',
-          ])
-        : ['- (empty note)', '']),
-      `## Related (${related.size})`,
-      '',
-      ...(related.size ? [...related].sort().map((s) => `- [[${s}]]`) : ['- (none)']),
-      '',
-    ].join('\n');
+    const related = [...new Set(placed.map(slugOf))].sort();
     const page = pages.get(`sources/${source}.md`);
-    page.setBody(body);
+    page.setBody(notePageBody(note.name, entries, related));
     page.set('description', `Daily note ${note.name} (${entries.length} entries)`);
     page.set('tags', ['note']);
     page.set('updated', today);
     page.set('confidence', 'medium');
     page.set('sources', [source]);
-    page.set('related', [...related].sort());
-    return [...topics].sort();
+    page.set('related', related);
+    return topicsOf(placed);
   }
+}
+
+const topicsOf = (rels: string[]) => [...new Set(rels.filter((r) => r.startsWith('topics/')).map(slugOf))].sort();
+
+const relatedLines = (related: string[]) => (related.length ? related.map((s) => `- [[${s}]]`) : ['- (none)']);
+
+const bestConfidence = (facts: SessionFact[]) =>
+  facts.reduce<Confidence | null>(
+    (acc, f) => (!acc || CONFIDENCE_RANK[f.confidence] > CONFIDENCE_RANK[acc] ? f.confidence : acc),
+    null,
+  );
+
+/** A session's source page: what the session was, the facts it is evidence for, where they went. */
+function sessionPageBody(
+  { session, transcript }: Extract<WorkItem, { kind: 'session' }>,
+  source: string,
+  title: string | null,
+  facts: SessionFact[],
+  related: string[],
+): string {
+  const context = [
+    session.projectId && `project ${inert(session.projectId, 120)}`,
+    session.workspace && `workspace ${inert(session.workspace, 300)}`,
+    session.folderId && `folder ${inert(session.folderId, 120)}`,
+  ].filter(Boolean);
+  const factLine = (f: SessionFact) =>
+    `- ${inert(f.text)} _(${f.kind} · ${f.confidence} · ${inert(scopeLabel(f.scope, f.scope_key), 120)})_` +
+    (f.message_seq !== null ? ` — message #${f.message_seq}${VIA[f.via ?? 'lead']}` : '') +
+    ` <!-- fact:${f.id} -->`;
+  return [
+    `# Session ${source.slice('session-'.length)}${title ? `: ${title}` : ''}`,
+    '',
+    `- Date: ${new Date(session.createdAt).toISOString().slice(0, 10)}`,
+    `- Agent: ${session.agentName ? inert(session.agentName, 100) : 'unknown'}`,
+    `- Messages: ${transcript.messageCount}`,
+    ...(context.length ? [`- Context: ${context.join(', ')}`] : []),
+    ...(transcript.firstUserLine
+      ? [`- Opening request (quoted source text): "${inert(transcript.firstUserLine, 200)}"`]
+      : []),
+    '',
+    `## Facts (${facts.length})`,
+    '',
+    ...(facts.length ? facts.map(factLine) : ['- (no durable facts recorded for this session yet)']),
+    '',
+    `## Related (${related.length})`,
+    '',
+    ...relatedLines(related),
+    '',
+  ].join('\n');
+}
+
+interface NoteEntry {
+  heading: string;
+  lines: string[];
+}
+
+/** A daily note split at its `## ` headings, list markers stripped, sub-headings dropped. */
+function noteEntries(content: string): NoteEntry[] {
+  const entries: NoteEntry[] = [];
+  let current: NoteEntry = { heading: '', lines: [] };
+  for (const raw of content.split('\n')) {
+    const h = /^##\s+(.*)$/.exec(raw);
+    if (h) {
+      if (current.heading || current.lines.length) entries.push(current);
+      current = { heading: h[1]!.trim(), lines: [] };
+      continue;
+    }
+    const line = raw.replace(/^\s*(?:[-*+]|\d+\.)\s+/, '').trim();
+    if (line && !/^#/.test(line)) current.lines.push(line);
+  }
+  if (current.heading || current.lines.length) entries.push(current);
+  return entries;
+}
+
+function notePageBody(name: string, entries: NoteEntry[], related: string[]): string {
+  return [
+    `# Note ${inert(name, 60)}`,
+    '',
+    `- Note file: \`notes/${name}\``,
+    `- Entries: ${entries.length}`,
+    '',
+    '## Entries (quoted source text)',
+    '',
+    ...(entries.length
+      ? entries.flatMap((e) => [
+          `### ${inert(e.heading || '(untitled)', 80)}`,
+          '',
+          ...e.lines.slice(0, 50).map((l) => `> ${inert(l, 300)}`),
+          '',
+        ])
+      : ['- (empty note)', '']),
+    `## Related (${related.length})`,
+    '',
+    ...relatedLines(related),
+    '',
+  ].join('\n');
 }

@@ -124,14 +124,18 @@ function emptyGroupPage(data: Record<string, unknown>, lines: string[]): boolean
   return lines.every((l) => !l.trim() || /^# /.test(l) || /^## Facts\s*$/.test(l));
 }
 
+/** The source page of a forgotten session: named by its front matter, or at its path and owned by nobody else. */
+function isForgottenSourcePage(rel: string, owner: string | null, m: Matchers): boolean {
+  if (rel.startsWith('sources/') && owner !== null && m.sessionIds.has(owner)) return true;
+  return [...m.sessionIds].some((id) => sessionSourcePaths(id).includes(rel) && (owner === null || owner === id));
+}
+
 /** The page after the clean-up: null to delete it, the same text when nothing is Dream's to change. */
 function cleanPage(rel: string, content: string, m: Matchers): string | null {
   if (!m.touches(content) && ![...m.sessionIds].some((id) => sessionSourcePaths(id).includes(rel))) return content;
   const page = parsePage(content);
   const owner = typeof page.data?.session === 'string' ? page.data.session : null;
-  if (rel.startsWith('sources/') && owner !== null && m.sessionIds.has(owner)) return null;
-  if ([...m.sessionIds].some((id) => sessionSourcePaths(id).includes(rel) && (owner === null || owner === id)))
-    return null;
+  if (isForgottenSourcePage(rel, owner, m)) return null;
   if (!dreamPage(page.data, page.body)) return content;
   // A source page is Dream's outright: its `## Related` list loses the pages that go.
   const related = owner !== null ? /^- \[\[([^\]]+)\]\]\s*$/ : null;

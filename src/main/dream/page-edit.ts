@@ -55,7 +55,10 @@ export class EditablePage {
     const line = `- ${text} <!-- ${anchor} -->`;
     const i = this.anchors.get(anchor);
     if (i !== undefined) {
-      if (this.lines[i] !== line) ((this.lines[i] = line), (this.dirty = true));
+      if (this.lines[i] !== line) {
+        this.lines[i] = line;
+        this.dirty = true;
+      }
       return;
     }
     const j = this.appended.findIndex((l) => l.endsWith(`<!-- ${anchor} -->`));

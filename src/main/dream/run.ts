@@ -1,4 +1,5 @@
 import type { Db } from '../store/db';
+import { dreamLogWriters } from '../store/dream-log';
 import { writeTx } from '../store/db';
 import { getSession } from '../store/sessions';
 import type { Clock } from '../../shared/clock';
@@ -91,24 +92,13 @@ export function admit(deps: DreamDeps, s: DreamSettings, failed: ReadonlySet<str
 /** Advances the watermarks of the items done; runs inside the batch's transaction. */
 function markProcessed(deps: DreamDeps, items: WorkItem[], topics: string[][]): void {
   const now = deps.clock.now();
-  const session = deps.db.prepare(
-    `INSERT INTO dream_log (session_id, processed_at, evidence_at, topics_written, updated_at)
-     SELECT @id, @at, @evidence, @topics, @now WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @id)
-     ON CONFLICT (session_id) DO UPDATE SET processed_at = MAX(processed_at, excluded.processed_at),
-       evidence_at = MAX(COALESCE(evidence_at, -1), COALESCE(excluded.evidence_at, -1)),
-       topics_written = excluded.topics_written, updated_at = excluded.updated_at`,
-  );
-  const note = deps.db.prepare(
-    `INSERT INTO dream_notes_log (filename, source_mtime, content_hash, processed_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (filename) DO UPDATE SET source_mtime = excluded.source_mtime,
-       content_hash = excluded.content_hash, processed_at = excluded.processed_at`,
-  );
+  const log = dreamLogWriters(deps.db);
   items.forEach((item, i) => {
     const t = topics[i]!.length ? JSON.stringify(topics[i]) : null;
     if (item.kind === 'session') {
-      // The watermark is the newest message actually consumed, never "now" (reference C7):
+      // The watermark is the newest message actually consumed, never "now":
       // a message that arrives during the run keeps the session pending.
-      session.run({
+      log.session({
         id: item.key,
         at: item.transcript.watermark ?? item.pending.latestVisibleAt ?? 0,
         evidence: item.pending.evidenceAt,
@@ -116,7 +106,7 @@ function markProcessed(deps: DreamDeps, items: WorkItem[], topics: string[][]): 
         now,
       });
     } else {
-      note.run(item.key, Math.trunc(item.note.mtimeMs), item.note.hash, now);
+      log.note(item.key, Math.trunc(item.note.mtimeMs), item.note.hash, now);
     }
   });
 }

@@ -1,9 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { openSettingsDocument } from '../settings-document';
 import type { Db } from '../store/db';
-import { getSession } from '../store/sessions';
+import { allSessionIds, getSession, idExistence, sessionIdTails } from '../store/sessions';
 import type { Clock } from '../../shared/clock';
-import { CommandError } from '../../shared/errors';
 import type { HomePaths } from '../home';
 import { loadSettings, settingIsValid, type Settings, type SettingsProblem } from '../settings';
 import { writeFileAtomically } from '../wiki/atomic';
@@ -165,7 +164,7 @@ export class DreamService {
 
   private deps(): DreamDeps {
     const db = this.d.db;
-    const byId = db.prepare('SELECT 1 FROM sessions WHERE id = ?');
+    const exists = idExistence(db);
     let legacySlugs: Set<string> | null = null;
     let slugs: Set<string> | null = null;
     return {
@@ -178,18 +177,12 @@ export class DreamService {
       // A page without its `session` front matter is judged by its name: an older version's
       // last-8-hex name, or the current name, computed for every session once per lint.
       sessionExists: ({ sessionId, slug }) => {
-        if (sessionId) return byId.get(sessionId) !== undefined;
+        if (sessionId) return exists.session(sessionId);
         if (/^[0-9a-f]{8}$|^[0-9a-f]{16}$/.test(slug)) {
-          legacySlugs ??= new Set(
-            (
-              db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[]
-            ).map((r) => r.s),
-          );
+          legacySlugs ??= new Set(sessionIdTails(db));
           return legacySlugs.has(slug.slice(-8));
         }
-        slugs ??= new Set(
-          (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).flatMap((r) => sessionSourceSlugs(r.id)),
-        );
+        slugs ??= new Set(allSessionIds(db).flatMap(sessionSourceSlugs));
         return slugs.has(`session-${slug}`);
       },
       mentions: this.mentionChecks(),
@@ -199,18 +192,12 @@ export class DreamService {
   /** What lint checks a mention against: the sessions and facts that exist now. */
   private mentionChecks(): DreamDeps['mentions'] {
     const db = this.d.db;
-    const session = db.prepare('SELECT 1 FROM sessions WHERE id IN (?, lower(?))');
-    const fact = db.prepare('SELECT 1 FROM memory_facts WHERE id IN (?, lower(?))');
+    const exists = idExistence(db);
     let stems: Set<string> | null = null;
     return {
-      stemExists: (stem) =>
-        (stems ??= new Set(
-          (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).flatMap((r) =>
-            sessionSourceLinkSlugs(r.id),
-          ),
-        )).has(stem),
-      sessionExists: (id) => session.get(id, id) !== undefined,
-      factExists: (id) => fact.get(id, id) !== undefined,
+      stemExists: (stem) => (stems ??= new Set(allSessionIds(db).flatMap(sessionSourceLinkSlugs))).has(stem),
+      sessionExists: exists.sessionLoose,
+      factExists: exists.factLoose,
     };
   }
 

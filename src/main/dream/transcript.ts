@@ -1,6 +1,5 @@
 import type { Db } from '../store/db';
-import type { MessageRole } from '../../shared/domain';
-import { DREAM_VISIBLE_SQL } from './visible';
+import { dreamVisibleMessages } from '../store/dream-log';
 import { redactSecrets } from '../memory/secrets';
 
 export const MESSAGE_CHAR_CAP = 4000;
@@ -12,16 +11,9 @@ export interface Transcript {
   /** How many visible messages the session has, and how many made it into the text. */
   messageCount: number;
   includedCount: number;
-  /** created_at of the newest message put into the text: the session's new watermark (reference C7). */
+  /** created_at of the newest message put into the text: the session's new watermark. */
   watermark: number | null;
   firstUserLine: string | null;
-}
-
-interface Row {
-  role: MessageRole;
-  content: string;
-  created_at: number;
-  is_summary: number;
 }
 
 /**
@@ -30,12 +22,7 @@ interface Row {
  * the first and the last are always kept, behind one elision marker. Linear in the messages.
  */
 export function buildTranscript(db: Db, sessionId: string, maxChars: number): Transcript {
-  const rows = db
-    .prepare(
-      `SELECT role, content, created_at, is_summary FROM session_messages
-       WHERE session_id = ? AND ${DREAM_VISIBLE_SQL} ORDER BY created_at, seq`,
-    )
-    .all(sessionId) as Row[];
+  const rows = dreamVisibleMessages(db, sessionId);
   // Secrets are redacted before a message is cut, so a cut can never leave half of one unrecognised.
   for (const r of rows) r.content = redactSecrets(r.content).text;
   const blocks = rows.map((r) => {

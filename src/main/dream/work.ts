@@ -1,5 +1,6 @@
 import type { SessionRecord } from '../../shared/schemas';
-import type { NoteVersion, PendingSession } from './queue';
+import type { NoteVersion } from './queue';
+import type { PendingSession } from '../store/dream-log';
 import type { Transcript } from './transcript';
 
 export type WorkItem =

@@ -124,6 +124,30 @@ function describeIssue(error: z.ZodError): string {
   return issue ? `${issue.path.join('.') || 'reply'}: ${issue.message}` : 'unexpected shape';
 }
 
+/** The completion's message content, parsed as JSON and checked against the schema. */
+function parseReply<S extends z.ZodType>(raw: string, schema: S): z.output<S> {
+  let content: unknown;
+  try {
+    content = (JSON.parse(raw) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+  } catch {
+    throw new LlmError('invalid-json', `LLM endpoint returned a body that is not JSON (${raw.length} chars)`);
+  }
+  if (typeof content !== 'string') {
+    throw new LlmError('invalid-shape', 'LLM reply has no choices[0].message.content');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stripCodeFence(content));
+  } catch {
+    throw new LlmError('invalid-json', `LLM returned invalid JSON (${content.length} chars)`);
+  }
+  const checked = schema.safeParse(parsed);
+  if (!checked.success) {
+    throw new LlmError('invalid-shape', `LLM reply does not match the expected shape: ${describeIssue(checked.error)}`);
+  }
+  return checked.data;
+}
+
 export function createChatClient(config: ChatClientConfig): ChatClient {
   const url = config.baseUrl.replace(/\/+$/, '') + '/chat/completions';
   const maxBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -164,51 +188,23 @@ export function createChatClient(config: ChatClientConfig): ChatClient {
     }
   }
 
+  async function attemptWithRetries(messages: ChatMessage[], options: ChatJsonOptions): Promise<string> {
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt(messages, options);
+      } catch (e) {
+        const error = e as LlmError;
+        if (!error.retryable || n >= options.maxRetries) throw error;
+        await pause(retryDelayMs * 2 ** n, options.signal);
+      }
+    }
+  }
+
   return {
     model: config.model,
     async chatJson(messages, schema, options) {
       if (!config.model) throw new LlmError('config', 'llm.model is not set in settings.yaml');
-      let raw = '';
-      for (let n = 0; ; n++) {
-        try {
-          raw = await attempt(messages, options);
-          break;
-        } catch (e) {
-          const error = e as LlmError;
-          if (!error.retryable || n >= options.maxRetries) throw error;
-          await pause(retryDelayMs * 2 ** n, options.signal);
-        }
-      }
-      let content: unknown;
-      try {
-        content = (JSON.parse(raw) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
-          ?.content;
-      } catch {
-        throw new LlmError('invalid-json', `LLM endpoint returned a body that is not JSON (${raw.length} chars)`);
-      }
-      if (typeof content !== 'string') {
-        throw new LlmError('invalid-shape', 'LLM reply has no choices[0].message.content');
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(stripCodeFence(content));
-      } catch {
-        throw new LlmError('invalid-json', `LLM returned invalid JSON (${content.length} chars)`);
-      }
-      const checked = schema.safeParse(parsed);
-      if (!checked.success) {
-        throw new LlmError(
-          'invalid-shape',
-          `LLM reply does not match the expected shape: ${describeIssue(checked.error)}`,
-        );
-      }
-      return checked.data;
+      return parseReply(await attemptWithRetries(messages, options), schema);
     },
   };
-}
-
-/** The configured endpoint's client, or null when settings.llm.baseUrl is empty (use built-in defaults). */
-export function chatClientFromSettings(settings: Settings, env: NodeJS.ProcessEnv = process.env): ChatClient | null {
-  const config = llmConfigFromSettings(settings, env);
-  return config ? createChatClient(config) : null;
 }

@@ -1,7 +1,8 @@
 import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
-import { findCandidates, scopeTag, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
-import { STOP_WORDS, rawTokens, surfaceForms } from './recall/tokenize';
+import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
+import { scopeTag } from '../store/index-tags';
+import { STOP_WORDS, rawTokens, surfaceForms } from '../text/tokenize';
 import { inverseDocumentFrequency, saturation } from './recall/rank';
 import {
   neighbourTurns,

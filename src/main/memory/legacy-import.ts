@@ -8,6 +8,7 @@ import type { Engine } from '../engine';
 import { writeTx, type Db } from '../store/db';
 import { recordFact } from '../store/facts';
 import { getSession } from '../store/sessions';
+import { importedBulletsHash, rememberLegacyImport } from '../store/legacy-import-sessions';
 import { CONFIDENCES, FACT_KINDS, SCOPES, type Confidence, type FactKind, type Scope } from '../../shared/domain';
 import { invalid } from '../../shared/errors';
 import { scopesFor } from './scope';
@@ -180,14 +181,8 @@ const bulletsHash = (bullets: LegacyBullet[]) =>
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export async function importLegacyNotes(
-  deps: ImportDeps,
-  options: LegacyImportOptions = {},
-): Promise<LegacyImportReport> {
-  const started = performance.now();
-  const source = options.from ? resolveNotesDir(options.from) : defaultNotesDir(deps.paths);
-  const sentinel = sentinelPath(deps.paths);
-  const report: LegacyImportReport = {
+function emptyReport(source: string): LegacyImportReport {
+  return {
     skipped: false,
     source,
     files: 0,
@@ -206,104 +201,153 @@ export async function importLegacyNotes(
     longestTxMs: 0,
     durationMs: 0,
   };
-  const finish = () => ((report.durationMs = Math.round(performance.now() - started)), report);
-  if (!options.force && existsSync(sentinel)) return (finish(), { ...report, skipped: true, sentinel });
-  if (!existsSync(source)) return finish();
+}
 
-  const files = markdownFiles(source);
+/** Every bullet of every notes file, grouped by source session; unreadable files are skipped. */
+async function readBulletsBySession(
+  files: string[],
+  report: LegacyImportReport,
+  warn: ImportDeps['warn'],
+): Promise<Map<string, LegacyBullet[]>> {
   const bySession = new Map<string, LegacyBullet[]>();
   for (const file of files) {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
     } catch (e) {
-      deps.warn(`legacy import: cannot read ${file}: ${(e as Error).message}`);
+      warn(`legacy import: cannot read ${file}: ${(e as Error).message}`);
       continue;
     }
     report.files++;
     for (const b of parseLegacyNotes(text)) {
-      let list = bySession.get(b.sessionId);
-      if (!list) bySession.set(b.sessionId, (list = []));
+      const list = bySession.get(b.sessionId) ?? [];
+      if (list.length === 0) bySession.set(b.sessionId, list);
       list.push(b);
       report.bullets++;
     }
   }
+  return bySession;
+}
 
-  const progress = deps.db.prepare('SELECT bullets_hash FROM legacy_import_sessions WHERE session_id = ?');
-  const remember = deps.db.prepare(
-    `INSERT INTO legacy_import_sessions (session_id, bullets_hash, bullet_count, imported_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (session_id) DO UPDATE SET bullets_hash = excluded.bullets_hash, bullet_count = excluded.bullet_count,
-       imported_at = excluded.imported_at`,
-  );
-  const durations: number[] = [];
-  const timedTx = <T>(fn: () => T): T => {
+type SessionOutcome = 'imported' | 'already' | 'missing';
+
+/** Runs write transactions and keeps their durations for the report. */
+class TimedWriter {
+  readonly durations: number[] = [];
+  constructor(private readonly db: Db) {}
+
+  run<T>(fn: () => T): T {
     const t0 = performance.now();
     try {
-      return writeTx(deps.db, fn);
+      return writeTx(this.db, fn);
     } finally {
-      durations.push(performance.now() - t0);
+      this.durations.push(performance.now() - t0);
     }
-  };
+  }
 
+  summarize(report: LegacyImportReport): void {
+    const sorted = [...this.durations].sort((x, y) => x - y);
+    const round = (ms: number | undefined) => Math.round((ms ?? 0) * 100) / 100;
+    report.longestTxMs = round(sorted[sorted.length - 1]);
+    report.transactions = sorted.length;
+    report.p99TxMs = round(sorted[Math.floor(sorted.length * 0.99)]);
+  }
+}
+
+/**
+ * One source session's bullets, validated outside the writer and committed in chunks; the last
+ * chunk also records the session as imported, so a crash between chunks redoes only the session.
+ */
+async function importSession(
+  deps: ImportDeps,
+  writer: TimedWriter,
+  report: LegacyImportReport,
+  sessionId: string,
+  bullets: LegacyBullet[],
+): Promise<SessionOutcome> {
+  const hash = bulletsHash(bullets);
+  const alreadyDone = () => importedBulletsHash(deps.db, sessionId) === hash;
+  const session = getSession(deps.db, sessionId);
+  if (!session) return 'missing';
+  if (alreadyDone()) return 'already';
+  // Validation (secret patterns, folding) is CPU work: done before the write transaction so
+  // the writer is held only for the inserts. A session's scopes never change after creation.
+  const { accepted, rejected } = validateCandidates(
+    bullets.map((b) => ({ ...b, messageId: null })),
+    scopesFor(deps.db, session),
+    { neverUser: true },
+  );
+  report.rejected += rejected.filter((r) => r.reason !== 'duplicate').length;
+  const chunks: (typeof accepted)[] = [];
+  for (let i = 0; i < accepted.length; i += BULLETS_PER_TX) chunks.push(accepted.slice(i, i + BULLETS_PER_TX));
+  if (chunks.length === 0) chunks.push([]);
+  let outcome: SessionOutcome = 'imported';
+  for (let i = 0; i < chunks.length && outcome === 'imported'; i++) {
+    const last = i === chunks.length - 1;
+    outcome = writer.run(() => {
+      // Another process may have deleted or imported the session since the read above.
+      if (!getSession(deps.db, sessionId)) return 'missing';
+      if (alreadyDone()) return 'already';
+      const now = deps.now();
+      for (const c of chunks[i]!) {
+        const r = recordFact(
+          deps.db,
+          {
+            text: c.text,
+            kind: c.kind,
+            confidence: c.confidence,
+            origin: 'legacy_note',
+            target: c.target,
+            sessionId,
+            messageId: null,
+          },
+          now,
+        );
+        report.facts++;
+        if (r.created) report.factsCreated++;
+        if (r.created || r.reinforced) report.evidenceCreated++;
+      }
+      if (last) rememberLegacyImport(deps.db, sessionId, hash, bullets.length, now);
+      return 'imported';
+    });
+    if (outcome === 'imported' && !last) await yieldToEventLoop();
+  }
+  return outcome;
+}
+
+function countOutcome(report: LegacyImportReport, outcome: SessionOutcome): void {
+  if (outcome === 'missing') report.sessionsMissing++;
+  else if (outcome === 'already') report.sessionsAlreadyImported++;
+  else report.sessions++;
+}
+
+export async function importLegacyNotes(
+  deps: ImportDeps,
+  options: LegacyImportOptions = {},
+): Promise<LegacyImportReport> {
+  const started = performance.now();
+  const source = options.from ? resolveNotesDir(options.from) : defaultNotesDir(deps.paths);
+  const sentinel = sentinelPath(deps.paths);
+  const report = emptyReport(source);
+  const finish = (extra: Partial<LegacyImportReport> = {}): LegacyImportReport => {
+    report.durationMs = Math.round(performance.now() - started);
+    return { ...report, ...extra };
+  };
+  if (!options.force && existsSync(sentinel)) return finish({ skipped: true, sentinel });
+  if (!existsSync(source)) return finish();
+
+  const bySession = await readBulletsBySession(markdownFiles(source), report, deps.warn);
+  const writer = new TimedWriter(deps.db);
   let done = 0;
   for (const [sessionId, bullets] of bySession) {
     if (options.signal?.aborted || options.shouldStop?.()) {
       report.interrupted = true;
       break;
     }
-    const hash = bulletsHash(bullets);
-    const alreadyDone = () => (progress.get(sessionId) as { bullets_hash: string } | undefined)?.bullets_hash === hash;
-    const session = getSession(deps.db, sessionId);
-    let state: 'imported' | 'already' | 'missing' = !session ? 'missing' : alreadyDone() ? 'already' : 'imported';
-    if (session && state === 'imported') {
-      // Validation (secret patterns, folding) is CPU work: done before the write transaction so
-      // the writer is held only for the inserts. A session's scopes never change after creation.
-      const { accepted, rejected } = validateCandidates(
-        bullets.map((b) => ({ ...b, messageId: null })),
-        scopesFor(deps.db, session),
-        { neverUser: true },
-      );
-      report.rejected += rejected.filter((r) => r.reason !== 'duplicate').length;
-      const chunks: (typeof accepted)[] = [];
-      for (let i = 0; i < accepted.length; i += BULLETS_PER_TX) chunks.push(accepted.slice(i, i + BULLETS_PER_TX));
-      if (chunks.length === 0) chunks.push([]);
-      for (let i = 0; i < chunks.length; i++) {
-        const last = i === chunks.length - 1;
-        state = timedTx(() => {
-          // Another process may have deleted or imported the session since the read above.
-          if (!getSession(deps.db, sessionId)) return 'missing';
-          if (alreadyDone()) return 'already';
-          const now = deps.now();
-          for (const c of chunks[i]!) {
-            const r = recordFact(
-              deps.db,
-              {
-                text: c.text,
-                kind: c.kind,
-                confidence: c.confidence,
-                origin: 'legacy_note',
-                target: c.target,
-                sessionId,
-                messageId: null,
-              },
-              now,
-            );
-            report.facts++;
-            if (r.created) report.factsCreated++;
-            if (r.created || r.reinforced) report.evidenceCreated++;
-          }
-          if (last) remember.run(sessionId, hash, bullets.length, now);
-          return 'imported';
-        });
-        if (state !== 'imported') break;
-        if (!last) await yieldToEventLoop();
-      }
-    }
-    if (state === 'missing') report.sessionsMissing++;
-    else if (state === 'already') report.sessionsAlreadyImported++;
-    else report.sessions++;
+    const outcome = await importSession(deps, writer, report, sessionId, bullets);
+    countOutcome(report, outcome);
     done++;
-    if (state === 'imported') options.onSession?.(done, bySession.size, sessionId);
+    if (outcome === 'imported') options.onSession?.(done, bySession.size, sessionId);
     options.onProgress?.(done, bySession.size);
     await yieldToEventLoop();
   }
@@ -316,11 +360,7 @@ export async function importLegacyNotes(
     );
     report.sentinel = sentinel;
   }
-  durations.sort((x, y) => x - y);
-  const round = (ms: number | undefined) => Math.round((ms ?? 0) * 100) / 100;
-  report.longestTxMs = round(durations[durations.length - 1]);
-  report.transactions = durations.length;
-  report.p99TxMs = round(durations[Math.floor(durations.length * 0.99)]);
+  writer.summarize(report);
   return finish();
 }
 

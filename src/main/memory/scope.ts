@@ -1,6 +1,13 @@
 import type { Db } from '../store/db';
 import { getSession } from '../store/sessions';
-import { FALLBACK_SCOPES, USER_SCOPE_KINDS, type CoercionReason, type FactKind, type Scope } from '../../shared/domain';
+import {
+  FALLBACK_SCOPES,
+  USER_SCOPE_KINDS,
+  type CoercedScope,
+  type CoercionReason,
+  type FactKind,
+  type Scope,
+} from '../../shared/domain';
 import type { ScopeRef, SessionRecord } from '../../shared/schemas';
 import { notFound } from '../../shared/errors';
 import { WORK_ROLE, isWorkContent } from './extraction/content';
@@ -58,14 +65,6 @@ export function scopesFor(db: Db, session: SessionRecord): SessionScopes {
   }
   visible.push({ scope: 'user', key: '' });
   return { session, owner, visible, writable };
-}
-
-export interface CoercedScope {
-  scope: Scope;
-  key: string;
-  /** Set when the stored scope differs from the requested one. */
-  /** `requested` is a Scope, or for reason unknown-scope the (sanitised) name that was asked for. */
-  coercion: { requested: string; reason: CoercionReason } | null;
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Db } from '../store/db';
 import { resolveScopes, type SessionScopes } from './scope';
 import { searchFacts, recallQueryText } from './recall/search-facts';
-import { queryTerms, rawTokens, normalizeToken, type QueryTerms } from './recall/tokenize';
+import { queryTerms, rawTokens, normalizeToken, type QueryTerms } from '../text/tokenize';
 import { lexicalMatch, lexicalScore, termWeights, type LexicalMatch } from './recall/rank';
 import { rankDialogue } from './dialogue-search';
 import { parsePage } from '../wiki/front-matter';

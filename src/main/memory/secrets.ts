@@ -199,8 +199,6 @@ export function findSecret(text: string): SecretMatch | null {
   return null;
 }
 
-export const looksSensitive = (text: string): boolean => findSecret(text) !== null;
-
 /**
  * `text` with every secret replaced by `[redacted <kind>]`, e.g. before a transcript leaves the
  * machine for a model endpoint. Returns how many spans were replaced, never what they were.

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engine } from '../engine';
 import { writeTx } from '../store/db';
-import { appendMessage, countCompletedResponses } from '../store/messages';
+import { appendMessage, countCompletedResponses, markModelContext, markRecallDegraded } from '../store/messages';
+import { loadCheckpoint, saveCheckpoint } from '../store/agent-checkpoints';
 import { linkRecallRow } from '../store/recall-rows';
 import { getSession } from '../store/sessions';
 import type { MessageRecord } from '../../shared/schemas';
@@ -47,7 +48,7 @@ export function fence(body: string, info = 'text'): string {
   return `${ticks}${info}\n${body}\n${ticks}`;
 }
 
-/** USER.md as bounded, escaped profile data inside its own boundary (reference §5.4, C17). */
+/** USER.md as bounded, escaped profile data inside its own boundary. */
 export function wrapUserProfile(raw: string): string | null {
   let text = raw.trim();
   if (!text) return null;
@@ -140,7 +141,7 @@ export async function beginTurn(engine: Engine, sessionId: string, userText: str
     const now = engine.clock.now();
     const user = appendMessage(engine.db, { id: newId(), sessionId, role: 'user', content: userText }, now);
     if (status.reason !== null) {
-      engine.db.prepare('UPDATE session_messages SET recall_degraded = ? WHERE id = ?').run(status.reason, user.id);
+      markRecallDegraded(engine.db, user.id, status.reason);
       user.recallDegraded = status.reason;
     }
     if (recalled.block) {
@@ -149,9 +150,7 @@ export async function beginTurn(engine: Engine, sessionId: string, userText: str
         { id: newId(), sessionId, role: 'user', content: recalled.block, hidden: true, systemGenerated: true },
         now,
       );
-      engine.db
-        .prepare('UPDATE session_messages SET model_context = ?, model_context_for = ? WHERE id = ?')
-        .run(MEMORY_RECALL_CONTEXT, `message:${user.id}`, row.id);
+      markModelContext(engine.db, row.id, MEMORY_RECALL_CONTEXT, `message:${user.id}`);
       // The block copies these facts: forget finds it through this link and takes them out again.
       linkRecallRow(
         engine.db,
@@ -211,12 +210,7 @@ export function completeTurn(
       now,
     );
     if (input.checkpoint !== undefined) {
-      engine.db
-        .prepare(
-          `INSERT INTO agent_checkpoints (session_id, state, updated_at) VALUES (?, ?, ?)
-           ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
-        )
-        .run(sessionId, JSON.stringify(input.checkpoint), now);
+      saveCheckpoint(engine.db, sessionId, input.checkpoint, now);
     }
     return { session, assistantMessage, completedResponses: countCompletedResponses(engine.db, sessionId) };
   });
@@ -228,8 +222,5 @@ export function completeTurn(
 }
 
 export function getCheckpoint(engine: Engine, sessionId: string): { state: unknown; updatedAt: number } | null {
-  const row = engine.db
-    .prepare('SELECT state, updated_at FROM agent_checkpoints WHERE session_id = ?')
-    .get(sessionId) as { state: string; updated_at: number } | undefined;
-  return row ? { state: JSON.parse(row.state), updatedAt: row.updated_at } : null;
+  return loadCheckpoint(engine.db, sessionId);
 }

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { Engine } from '../engine';
 import type { Db } from '../store/db';
 import { writeTx } from '../store/db';
-import { appendMessage, toMessage, type MessageRow } from '../store/messages';
+import { appendMessage, toMessage } from '../store/messages';
+import {
+  countWindowRows,
+  currentSummaryRow,
+  flagCompacted,
+  newestWindowRows,
+  uncompactedRows,
+  type WindowRow,
+} from '../store/session-window';
 import { getSession } from '../store/sessions';
 import type { MessageRecord } from '../../shared/schemas';
 import { newId } from '../../shared/ids';
@@ -24,7 +32,7 @@ export const WINDOW_MAX_MESSAGES = 200;
 export const WINDOW_MAX_CHARS = 120_000;
 export const SUMMARY_MAX_CHARS = 4000;
 
-type Row = MessageRow & { model_context: string | null };
+type Row = WindowRow;
 
 export interface SessionWindow {
   summary: MessageRecord | null;
@@ -40,23 +48,9 @@ export function loadWindow(
 ): SessionWindow {
   const maxMessages = bounds.maxMessages ?? WINDOW_MAX_MESSAGES;
   const maxChars = bounds.maxChars ?? WINDOW_MAX_CHARS;
-  const summaryRow = db
-    .prepare(
-      `SELECT * FROM session_messages WHERE session_id = ? AND is_summary = 1 AND compacted = 0
-       ORDER BY seq DESC LIMIT 1`,
-    )
-    .get(sessionId) as Row | undefined;
-  const total = (
-    db
-      .prepare('SELECT count(*) AS n FROM session_messages WHERE session_id = ? AND compacted = 0 AND is_summary = 0')
-      .get(sessionId) as { n: number }
-  ).n;
-  const newestFirst = db
-    .prepare(
-      `SELECT * FROM session_messages WHERE session_id = ? AND compacted = 0 AND is_summary = 0
-       ORDER BY seq DESC LIMIT ?`,
-    )
-    .all(sessionId, maxMessages) as Row[];
+  const summaryRow = currentSummaryRow(db, sessionId);
+  const total = countWindowRows(db, sessionId);
+  const newestFirst = newestWindowRows(db, sessionId, maxMessages);
   let chars = summaryRow?.content.length ?? 0;
   const kept: Row[] = [];
   for (const r of newestFirst) {
@@ -191,9 +185,7 @@ export async function compactSession(
 ): Promise<CompactionResult> {
   const db = engine.db;
   const keep = keepLastTurns ?? defaultKeptTurns(db, sessionId);
-  const rows = db
-    .prepare('SELECT * FROM session_messages WHERE session_id = ? AND compacted = 0 ORDER BY seq')
-    .all(sessionId) as Row[];
+  const rows = uncompactedRows(db, sessionId);
   const cut = cutPoint(rows, keep);
   if (cut === null) return { summary: null, compactedMessages: 0, summarizer: null };
   // The current summary is appended after the rows it replaced, so it is folded in by flag, not by seq.
@@ -206,11 +198,7 @@ export async function compactSession(
   const text = model ?? builtInSummary(before);
   return writeTx(db, () => {
     // Only rows still uncompacted are flagged: a concurrent compaction cannot double-count.
-    const flagged = db
-      .prepare(
-        'UPDATE session_messages SET compacted = 1 WHERE session_id = ? AND (seq < ? OR is_summary = 1) AND compacted = 0',
-      )
-      .run(sessionId, cut).changes;
+    const flagged = flagCompacted(db, sessionId, cut);
     if (flagged === 0) return { summary: null, compactedMessages: 0, summarizer: null };
     const summary = appendMessage(
       db,

@@ -35,14 +35,21 @@ export function normalizeWorkspacePath(raw: string, env: PathPlatform = hostPlat
   if (typeof raw !== 'string' || raw.trim() === '') throw invalid('workspace', 'must be a non-empty path');
   if (raw.includes('\0')) throw invalid('workspace', 'must not contain NUL bytes');
   const p = env.platform === 'win32' ? path.win32 : path.posix;
-  let value = raw.trim();
-  if (value === '~' || value.startsWith('~/') || value.startsWith('~\\')) value = p.join(env.home, value.slice(1));
+  const value = expandHome(raw.trim(), env.home, p);
   if (!p.isAbsolute(value)) throw invalid('workspace', `must be an absolute path (got "${raw}")`);
   let resolved = p.resolve(value);
   if (env.platform === process.platform) resolved = realpathNonStrict(resolved, p);
-  const root = p.parse(resolved).root;
-  while (resolved.length > root.length && (resolved.endsWith('/') || resolved.endsWith('\\'))) {
-    resolved = resolved.slice(0, -1);
-  }
+  resolved = withoutTrailingSeparators(resolved, p.parse(resolved).root);
   return env.platform === 'win32' || env.platform === 'darwin' ? resolved.toLowerCase() : resolved;
+}
+
+function expandHome(value: string, home: string, p: typeof path.posix): string {
+  const tilde = value === '~' || value.startsWith('~/') || value.startsWith('~\\');
+  return tilde ? p.join(home, value.slice(1)) : value;
+}
+
+function withoutTrailingSeparators(resolved: string, root: string): string {
+  let out = resolved;
+  while (out.length > root.length && (out.endsWith('/') || out.endsWith('\\'))) out = out.slice(0, -1);
+  return out;
 }

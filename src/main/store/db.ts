@@ -155,3 +155,5 @@ export function writeTx<T>(db: Db, fn: () => T): T {
     for (const observe of writeTxObservers) observe(ms);
   }
 }
+
+export const sqliteVersion = (db: Db): string => (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;

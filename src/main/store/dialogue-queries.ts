@@ -1,6 +1,6 @@
 import type { Db } from './db';
 import type { SessionRecord } from '../../shared/schemas';
-import { prepared } from '../memory/recall/fts';
+import { prepared } from './prepared';
 
 /**
  * The reads behind memory_search over dialogue: the indexed turns a candidate lookup found,

@@ -3,8 +3,8 @@ import { CONFIDENCE_RANK, type Confidence, type FactKind, type FactRecallMode, t
 import type { FactRecord } from '../../shared/schemas';
 import { CommandError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import { factKeyOfFolded, foldForKey, normalizeFactText } from '../memory/text';
-import { factIndexTerms } from '../memory/recall/fact-index';
+import { factKeyOfFolded, foldForKey, normalizeFactText } from '../text/fact-text';
+import { factIndexTerms } from '../text/fact-index';
 import { findFolded, getFactRow, insertFactRow, scopeIdFor, toFact, type FactRow } from './facts';
 
 /**

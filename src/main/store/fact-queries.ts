@@ -2,9 +2,9 @@ import type { Db } from './db';
 import type { FactKind, FactRecallMode, Scope } from '../../shared/domain';
 import type { FactRecord } from '../../shared/schemas';
 import { toFact, type FactRow } from './facts';
-import { normalizeToken, rawTokens, STOP_WORDS } from '../memory/recall/tokenize';
-import { factToken, quoteToken } from '../memory/recall/fact-index';
-import { inverseDocumentFrequency, saturation } from '../memory/recall/rank';
+import { normalizeToken, rawTokens, STOP_WORDS } from '../text/tokenize';
+import { factToken, quoteToken } from '../text/fact-index';
+import { inverseDocumentFrequency, saturation } from '../text/bm25';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency', 'relevance'] as const;
 export type FactSort = (typeof FACT_SORTS)[number];
@@ -241,7 +241,7 @@ function scopeIdOf(db: Db, scope: Scope, key: string): number {
 }
 
 /**
- * FTS5 queries for the words of `text` (see memory/recall/fact-index.ts for the tokens): each word
+ * FTS5 queries for the words of `text` (see text/fact-index.ts for the tokens): each word
  * folded (databases, database) in the scope asked for, or in every scope; the last word also as a
  * prefix of any folded word, so typing narrows. Stop-words are dropped when other words remain.
  * The prefix part is not confined to the scope in the index; the scope condition beside it is.

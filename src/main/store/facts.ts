@@ -2,6 +2,7 @@ import type { Db } from './db';
 import { newId } from '../../shared/ids';
 import {
   CONFIDENCE_RANK,
+  type CoercedScope,
   type Confidence,
   type FactKind,
   type FactOrigin,
@@ -9,9 +10,8 @@ import {
   type Scope,
 } from '../../shared/domain';
 import type { EvidenceRecord, FactRecord } from '../../shared/schemas';
-import type { CoercedScope } from '../memory/scope';
-import { factKeyOfFolded, foldForKey, normalizeFactText } from '../memory/text';
-import { factIndexTerms } from '../memory/recall/fact-index';
+import { factKeyOfFolded, foldForKey, normalizeFactText } from '../text/fact-text';
+import { factIndexTerms } from '../text/fact-index';
 
 export interface FactRow {
   /** Internal, stable, never reused: the recall-index rowid and the evidence key. */

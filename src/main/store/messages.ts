@@ -101,7 +101,7 @@ export function listMessages(db: Db, f: MessageListFilter): MessageRecord[] {
 
 /**
  * A completed lead response: a visible assistant message that is not an intermediate tool-call
- * round and has content. Compacted rows still count (reference C4), so compaction never resets
+ * round and has content. Compacted rows still count, so compaction never resets
  * the extraction cadence.
  */
 export const COMPLETED_RESPONSE_SQL = `role = 'assistant' AND tool_call_round = 0 AND hidden = 0
@@ -113,4 +113,18 @@ export function countCompletedResponses(db: Db, sessionId: string): number {
       .prepare(`SELECT count(*) AS n FROM session_messages WHERE session_id = ? AND ${COMPLETED_RESPONSE_SQL}`)
       .get(sessionId) as { n: number }
   ).n;
+}
+
+/** Why recall was degraded for this user message (shown with the turn). */
+export function markRecallDegraded(db: Db, messageId: string, reason: string): void {
+  db.prepare('UPDATE session_messages SET recall_degraded = ? WHERE id = ?').run(reason, messageId);
+}
+
+/** Names a persisted model-context row (a recall block) and the message it was built for. */
+export function markModelContext(db: Db, messageId: string, context: string, builtFor: string): void {
+  db.prepare('UPDATE session_messages SET model_context = ?, model_context_for = ? WHERE id = ?').run(
+    context,
+    builtFor,
+    messageId,
+  );
 }

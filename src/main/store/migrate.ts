@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { CommandError } from '../../shared/errors';
 import { migrations, type Migration } from './migrations';
-import { factIndexTerms } from '../memory/recall/fact-index';
+import { factIndexTerms } from '../text/fact-index';
 
 const latest = (list: Migration[]) => list.reduce((max, m) => Math.max(max, m.version), 0);
 

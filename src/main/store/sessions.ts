@@ -40,10 +40,6 @@ export function insertSession(db: Db, s: SessionRecord): void {
   ).run(s);
 }
 
-export function touchSession(db: Db, id: string, at: number): void {
-  db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?').run(at, id);
-}
-
 export interface SessionListFilter {
   kind?: SessionKind;
   projectId?: string;
@@ -54,14 +50,71 @@ export interface SessionListFilter {
   limit: number;
 }
 
+/** Direct children (team members, side chats), oldest first. */
+export function childSessions(db: Db, parentId: string): SessionRecord[] {
+  const rows = db
+    .prepare('SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at')
+    .all(parentId) as SessionRow[];
+  return rows.map(toSession);
+}
+
+/** Messages stored per session, for a page of sessions in one query; a session with none is 0. */
+export function messageCounts(db: Db, sessionIds: readonly string[]): Map<string, number> {
+  const counts = new Map(sessionIds.map((id) => [id, 0]));
+  if (sessionIds.length === 0) return counts;
+  const rows = db
+    .prepare(
+      `SELECT session_id, count(*) AS n FROM session_messages
+       WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id`,
+    )
+    .all(JSON.stringify(sessionIds)) as { session_id: string; n: number }[];
+  for (const r of rows) counts.set(r.session_id, r.n);
+  return counts;
+}
+
+/** Distinct facts the session is evidence for. */
+export function sessionFactCount(db: Db, sessionId: string): number {
+  const row = db
+    .prepare('SELECT count(DISTINCT fact_seq) AS n FROM memory_fact_evidence WHERE session_id = ?')
+    .get(sessionId) as { n: number };
+  return row.n;
+}
+
+export function allSessionIds(db: Db): string[] {
+  return (db.prepare('SELECT id FROM sessions').all() as { id: string }[]).map((r) => r.id);
+}
+
+/** The last 8 hex digits of every session id, lower-cased: how an older version named source pages. */
+export function sessionIdTails(db: Db): string[] {
+  const rows = db.prepare("SELECT lower(substr(replace(id, '-', ''), -8)) AS s FROM sessions").all() as { s: string }[];
+  return rows.map((r) => r.s);
+}
+
+/**
+ * Existence checks prepared once for a pass over many ids (wiki lint). `loose` also matches the
+ * lower-cased id, as a wiki link may spell it.
+ */
+export function idExistence(db: Db) {
+  const session = db.prepare('SELECT 1 FROM sessions WHERE id = ?');
+  const sessionLoose = db.prepare('SELECT 1 FROM sessions WHERE id IN (?, lower(?))');
+  const factLoose = db.prepare('SELECT 1 FROM memory_facts WHERE id IN (?, lower(?))');
+  return {
+    session: (id: string) => session.get(id) !== undefined,
+    sessionLoose: (id: string) => sessionLoose.get(id, id) !== undefined,
+    factLoose: (id: string) => factLoose.get(id, id) !== undefined,
+  };
+}
+
 /** Newest first, keyset-paginated. */
 export function listSessions(db: Db, f: SessionListFilter): SessionRecord[] {
   const where: string[] = [];
   const params: Record<string, unknown> = { limit: f.limit };
-  if (f.kind) (where.push('kind = @kind'), (params.kind = f.kind));
-  if (f.projectId) (where.push('project_id = @projectId'), (params.projectId = f.projectId));
-  if (f.workspace) (where.push('workspace = @workspace'), (params.workspace = f.workspace));
-  if (f.folderId) (where.push('folder_id = @folderId'), (params.folderId = f.folderId));
+  const equalities = { kind: 'kind', projectId: 'project_id', workspace: 'workspace', folderId: 'folder_id' } as const;
+  for (const [field, column] of Object.entries(equalities) as [keyof typeof equalities, string][]) {
+    if (!f[field]) continue;
+    where.push(`${column} = @${field}`);
+    params[field] = f[field];
+  }
   if (f.before) {
     where.push('(created_at, id) < (@beforeAt, @beforeId)');
     params.beforeAt = f.before.createdAt;

@@ -4,12 +4,14 @@ import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import type { Engine } from '../engine';
 import type { doctorReport } from '../../shared/commands/system';
-import { currentNativeBinding } from '../store/db';
+import { currentNativeBinding, sqliteVersion } from '../store/db';
+import { extractionStateCounts } from '../store/extraction-states';
 import { migrations } from '../store/migrations';
 import { schemaVersion } from '../store/migrate';
 import { pendingPurges } from '../memory/recall/index-maintenance';
 import { legacyImportPending } from '../memory/legacy-import';
 import { countPendingExtraction } from '../store/imports';
+import { countLegacyImportedSessions } from '../store/legacy-import-sessions';
 import { FileLock } from '../wiki/file-lock';
 import { loadSettings } from '../settings';
 import { processKind } from '../log';
@@ -72,13 +74,7 @@ async function lockHolders(locksDir: string): Promise<DoctorReport['locks']> {
 }
 
 function extractionCounts(engine: Engine): DoctorReport['pending']['extraction'] {
-  const rows = engine.db
-    .prepare(
-      `SELECT status, count(*) AS n FROM memory_extraction_states WHERE status IN ('processing', 'failed') GROUP BY status`,
-    )
-    .all() as { status: string; n: number }[];
-  const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
-  return { processing: of('processing'), failed: of('failed') };
+  return extractionStateCounts(engine.db);
 }
 
 function writable(dir: string): boolean {
@@ -110,7 +106,7 @@ export async function runDoctor(engine: Engine): Promise<DoctorReport> {
     extraction: extractionCounts(engine),
     legacyImport: {
       pending: legacyImportPending(paths),
-      sessionsImported: (db.prepare('SELECT count(*) AS n FROM legacy_import_sessions').get() as { n: number }).n,
+      sessionsImported: countLegacyImportedSessions(db),
     },
     indexMaintenance: { factIndexPurges: pendingPurges(db) },
     historyImport: { extractionOwed: countPendingExtraction(db) },
@@ -132,7 +128,7 @@ export async function runDoctor(engine: Engine): Promise<DoctorReport> {
     readLane,
     nativeBinding: {
       path: currentNativeBinding() ?? null,
-      sqliteVersion: (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v,
+      sqliteVersion: sqliteVersion(db),
     },
     locks,
     pending,

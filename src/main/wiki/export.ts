@@ -1,10 +1,10 @@
-import type { FactRow } from '../store/facts';
+import { factExportQueries, type ExportFactRow } from '../store/fact-export';
 import { createPrivateDir } from '../private-fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db';
 import type { Scope } from '../../shared/domain';
-import { FACT_KINDS, SCOPES } from '../../shared/domain';
+import { FACT_KINDS } from '../../shared/domain';
 import { writeFileAtomically } from './atomic';
 import { renderPage } from './front-matter';
 import { slugify } from './links';
@@ -23,17 +23,6 @@ export interface ExportResult {
   pages: ExportedPage[];
 }
 
-type Row = Pick<
-  FactRow,
-  'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement' | 'updated_at'
->;
-
-interface EvidenceRow {
-  session_id: string;
-  title: string | null;
-  seq: number | null;
-}
-
 const EVIDENCE_PER_FACT = 5;
 
 const pageName = (scope: Scope, key: string) =>
@@ -44,6 +33,30 @@ const pageName = (scope: Scope, key: string) =>
 /** One line of exported text, with any secret replaced by `[redacted <kind>]`. */
 const line = (s: string) => redactSecrets(s.replace(/\s+/g, ' ').trim()).text;
 
+type FactExportQueries = ReturnType<typeof factExportQueries>;
+
+/** A scope's facts grouped by kind, each with the sessions (and messages) it cites. */
+function scopePageBody(q: FactExportQueries, title: string, rows: ExportFactRow[]): string {
+  const body: string[] = [`# ${line(title)}`, ''];
+  for (const kind of FACT_KINDS) {
+    const group = rows.filter((r) => r.kind === kind);
+    if (!group.length) continue;
+    body.push(`## ${kind} (${group.length})`, '');
+    for (const f of group) {
+      body.push(
+        `- ${line(f.text)} _(${f.confidence} · reinforced by ${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'})_`,
+      );
+      for (const e of q.citations(f.seq, EVIDENCE_PER_FACT)) {
+        body.push(
+          `  - session \`${e.session_id}\`${e.title ? ` "${line(e.title)}"` : ''}${e.seq !== null ? `, message #${e.seq}` : ''}`,
+        );
+      }
+    }
+    body.push('');
+  }
+  return body.join('\n');
+}
+
 /**
  * Writes every semantic fact as Markdown, one page per scope (user, each project, workspace,
  * folder and session), with each fact's kind, confidence, reinforcement and citations, plus an
@@ -53,43 +66,12 @@ const line = (s: string) => redactSecrets(s.replace(/\s+/g, ' ').trim()).text;
 export async function exportFacts(db: Db, dir: string, now: number): Promise<ExportResult> {
   createPrivateDir(dir);
   const today = new Date(now).toISOString().slice(0, 10);
-  const keys = db
-    .prepare(
-      `SELECT s.id AS scope_id, s.scope, s.scope_key, count(*) AS n
-       FROM memory_facts f JOIN memory_scopes s ON s.id = f.scope_id GROUP BY s.id
-       ORDER BY CASE s.scope ${SCOPES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} END, s.scope_key`,
-    )
-    .all() as { scope_id: number; scope: Scope; scope_key: string; n: number }[];
-  const factsOf = db.prepare(
-    `SELECT seq, id, scope, scope_key, kind, text, confidence, reinforcement, updated_at FROM memory_facts
-     WHERE scope_id = ? ORDER BY reinforcement DESC, updated_at DESC, id`,
-  );
-  const evidenceOf = db.prepare(
-    `SELECT e.session_id, s.title, m.seq FROM memory_fact_evidence e JOIN sessions s ON s.id = e.session_id
-     LEFT JOIN session_messages m ON m.id = e.message_id WHERE e.fact_seq = ? ORDER BY e.created_at, e.session_id LIMIT ?`,
-  );
+  const q = factExportQueries(db);
   const pages: ExportedPage[] = [];
   let total = 0;
-  for (const k of keys) {
-    const rows = factsOf.all(k.scope_id) as Row[];
+  for (const k of q.scopesWithFacts()) {
+    const rows = q.factsInScope(k.scope_id);
     const title = k.scope === 'user' ? 'User-wide facts' : `${k.scope} ${k.scope_key}`;
-    const body: string[] = [`# ${line(title)}`, ''];
-    for (const kind of FACT_KINDS) {
-      const group = rows.filter((r) => r.kind === kind);
-      if (!group.length) continue;
-      body.push(`## ${kind} (${group.length})`, '');
-      for (const f of group) {
-        body.push(
-          `- ${line(f.text)} _(${f.confidence} · reinforced by ${f.reinforcement} session${f.reinforcement === 1 ? '' : 's'})_`,
-        );
-        for (const e of evidenceOf.all(f.seq, EVIDENCE_PER_FACT) as EvidenceRow[]) {
-          body.push(
-            `  - session \`${e.session_id}\`${e.title ? ` "${line(e.title)}"` : ''}${e.seq !== null ? `, message #${e.seq}` : ''}`,
-          );
-        }
-      }
-      body.push('');
-    }
     const file = pageName(k.scope, k.scope_key);
     const content = renderPage(
       {
@@ -100,7 +82,7 @@ export async function exportFacts(db: Db, dir: string, now: number): Promise<Exp
         scope_key: k.scope_key,
         facts: rows.length,
       },
-      body.join('\n'),
+      scopePageBody(q, title, rows),
     );
     await writeFileAtomically(path.join(dir, file), content);
     pages.push({ file, scope: k.scope, scopeKey: k.scope_key, facts: rows.length });

@@ -3,7 +3,6 @@
  * this flat is what lets path validation be a whitelist instead of a guess.
  */
 export const ROOT_FILES = ['USER.md', 'INDEX.md', 'LOG.md', 'LINT.md'] as const;
-export type RootFile = (typeof ROOT_FILES)[number];
 
 export const SECTIONS = ['topics', 'entities', 'sources', 'comparisons', 'imports', 'notes'] as const;
 export type Section = (typeof SECTIONS)[number];

@@ -51,15 +51,9 @@ interface Loaded {
   section: string;
 }
 
-/**
- * Checks the wiki without changing it: links, orphans, front matter, staleness, the index, and
- * source pages whose session was forgotten. Forgetting a session never rewrites the wiki; this
- * is where it shows up instead.
- */
-export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
-  const findings: LintFinding[] = [];
-  const add = (category: LintCategory, path: string, message: string) => findings.push({ category, path, message });
+type AddFinding = (category: LintCategory, path: string, message: string) => void;
 
+function loadPages(wiki: WikiService, add: AddFinding): Loaded[] {
   const pages: Loaded[] = [];
   for (const section of KNOWLEDGE_SECTIONS) {
     for (const name of wiki.listSection(section)) {
@@ -73,11 +67,14 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
       pages.push({ page, rel, slug: name.slice(0, -3).toLowerCase(), section });
     }
   }
-  const slugs = new Set(pages.map((p) => p.slug));
+  return pages;
+}
+
+/** Reports links to missing pages; returns how many links reach each page. */
+function checkLinks(wiki: WikiService, pages: Loaded[], slugs: Set<string>, add: AddFinding): Map<string, number> {
   const inbound = new Map<string, number>();
   for (const p of pages) {
-    if (!p.page) continue;
-    for (const target of p.page.links) {
+    for (const target of p.page?.links ?? []) {
       if (target === p.slug) continue;
       // [[INDEX]], [[USER]] ... name the root files, which the window opens like any page.
       if (ROOT_LINK_TARGETS.has(target) && wiki.exists(`${target.toUpperCase()}.md`)) continue;
@@ -85,43 +82,64 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
       else inbound.set(target, (inbound.get(target) ?? 0) + 1);
     }
   }
+  return inbound;
+}
 
+function checkFrontMatter(p: Loaded & { page: PageSummary }, now: number, add: AddFinding): void {
+  const { meta } = p.page;
+  const hasFront = p.page.data !== null && Object.keys(p.page.data).length > 0;
+  if (!hasFront) {
+    add('missing_front_matter', p.rel, 'has no front matter (description, tags, updated, confidence, sources)');
+  } else {
+    const missing = [!meta.description && 'description', !meta.updated && 'updated'].filter(Boolean);
+    if (missing.length) add('missing_front_matter', p.rel, `front matter lacks ${missing.join(' and ')}`);
+  }
+  if (meta.updated) {
+    const t = Date.parse(meta.updated);
+    if (Number.isNaN(t)) add('stale_page', p.rel, `updated "${meta.updated}" is not a date`);
+    else if (now - t > STALE_AFTER_MS) add('stale_page', p.rel, `not updated since ${meta.updated}`);
+  }
+  if (meta.confidence === 'low') add('low_confidence', p.rel, 'confidence: low');
+}
+
+function checkSourceSession(p: Loaded & { page: PageSummary }, options: LintOptions, add: AddFinding): void {
+  if (p.section !== 'sources' || !p.slug.startsWith('session-') || !options.sessionExists) return;
+  const sessionId = typeof p.page.data?.session === 'string' ? p.page.data.session : null;
+  if (options.sessionExists({ sessionId, slug: p.slug.slice('session-'.length) })) return;
+  add('deleted_session', p.rel, 'its session was deleted; the page was kept for inspection (delete it if unwanted)');
+}
+
+function checkIndex(wiki: WikiService, pages: Loaded[], slugs: Set<string>, add: AddFinding): void {
+  const index = wiki.summary('INDEX.md');
+  if (!index) {
+    add('index_drift', 'INDEX.md', 'INDEX.md is missing');
+    return;
+  }
+  const listed = new Set(index.links);
+  for (const s of listed) if (!slugs.has(s)) add('index_drift', 'INDEX.md', `lists [[${s}]], which has no page`);
+  for (const p of pages) if (!listed.has(p.slug)) add('index_drift', p.rel, 'is not listed in INDEX.md');
+}
+
+/**
+ * Checks the wiki without changing it: links, orphans, front matter, staleness, the index, and
+ * source pages whose session was forgotten. Forgetting a session never rewrites the wiki; this
+ * is where it shows up instead.
+ */
+export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
+  const findings: LintFinding[] = [];
+  const add: AddFinding = (category, path, message) => findings.push({ category, path, message });
+
+  const pages = loadPages(wiki, add);
+  const slugs = new Set(pages.map((p) => p.slug));
+  const inbound = checkLinks(wiki, pages, slugs, add);
   for (const p of pages) {
     if (!p.page) continue;
-    const { meta } = p.page;
+    const loaded = { ...p, page: p.page };
     if (p.section !== 'sources' && !inbound.get(p.slug)) add('orphan_page', p.rel, 'no other page links to it');
-    const hasFront = p.page.data !== null && Object.keys(p.page.data).length > 0;
-    if (!hasFront)
-      add('missing_front_matter', p.rel, 'has no front matter (description, tags, updated, confidence, sources)');
-    else {
-      const missing = [!meta.description && 'description', !meta.updated && 'updated'].filter(Boolean);
-      if (missing.length) add('missing_front_matter', p.rel, `front matter lacks ${missing.join(' and ')}`);
-    }
-    if (meta.updated) {
-      const t = Date.parse(meta.updated);
-      if (Number.isNaN(t)) add('stale_page', p.rel, `updated "${meta.updated}" is not a date`);
-      else if (options.now - t > STALE_AFTER_MS) add('stale_page', p.rel, `not updated since ${meta.updated}`);
-    }
-    if (meta.confidence === 'low') add('low_confidence', p.rel, 'confidence: low');
-    if (p.section === 'sources' && p.slug.startsWith('session-') && options.sessionExists) {
-      const sessionId = typeof p.page.data?.session === 'string' ? p.page.data.session : null;
-      if (!options.sessionExists({ sessionId, slug: p.slug.slice('session-'.length) })) {
-        add(
-          'deleted_session',
-          p.rel,
-          'its session was deleted; the page was kept for inspection (delete it if unwanted)',
-        );
-      }
-    }
+    checkFrontMatter(loaded, options.now, add);
+    checkSourceSession(loaded, options, add);
   }
-
-  const index = wiki.summary('INDEX.md');
-  if (!index) add('index_drift', 'INDEX.md', 'INDEX.md is missing');
-  else {
-    const listed = new Set(index.links);
-    for (const s of listed) if (!slugs.has(s)) add('index_drift', 'INDEX.md', `lists [[${s}]], which has no page`);
-    for (const p of pages) if (!listed.has(p.slug)) add('index_drift', p.rel, 'is not listed in INDEX.md');
-  }
+  checkIndex(wiki, pages, slugs, add);
   if (options.mentions) findings.push(...mentionFindings(wiki, options.mentions));
   findings.sort(byCategoryPathLine);
   return { generatedAt: options.now, issues: findings.length, findings };

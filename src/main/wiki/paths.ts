@@ -19,6 +19,40 @@ const MAX_PATH = 200;
 // CON.md, nul.md, COM1.md ... open a device instead of a file on Windows.
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
+/** Rules on the raw string, in order; the first broken one is the message. */
+const RAW_RULES: [broken: (raw: string) => boolean, message: string][] = [
+  [(raw) => raw.trim().length === 0, 'must not be empty'],
+  [(raw) => raw.length > MAX_PATH, `must be at most ${MAX_PATH} characters`],
+  [(raw) => raw.includes('\0'), 'must not contain NUL bytes'],
+  [(raw) => raw.includes('\\'), 'must use forward slashes; backslashes are not allowed'],
+  [
+    (raw) => raw.startsWith('/') || raw.startsWith('~') || /^[A-Za-z]:/.test(raw) || path.isAbsolute(raw),
+    'must be relative to the wiki root, not absolute or home-relative',
+  ],
+  [(raw) => /%[0-9A-Fa-f]{2}/.test(raw), 'must not be percent-encoded; write the plain path'],
+  // eslint-disable-next-line no-control-regex
+  [(raw) => /[\u0000-\u001f\u007f]/.test(raw), 'must not contain control characters'],
+  [
+    (raw) => /[^\x20-\x7e]/.test(raw),
+    'must be plain ASCII (letters, digits, ".", "_", "-"); other encodings are not accepted',
+  ],
+  [(raw) => raw.split('/').some((s) => s === '.' || s === '..'), 'must not contain "." or ".." segments'],
+  [(raw) => raw.split('/').some((s) => s === ''), 'must not contain empty segments ("//" or a trailing "/")'],
+  [(raw) => !raw.endsWith('.md') || raw.endsWith('/.md'), 'must be a Markdown file ending in ".md"'],
+];
+
+/** What is wrong with the path's segments (names, depth, device names), or null. */
+function segmentProblem(segments: string[]): string | null {
+  const bad = segments.find((s) => !SEGMENT.test(s));
+  if (bad !== undefined) {
+    return `segment "${bad}" must start with a letter or digit and use only letters, digits, ".", "_", "-"`;
+  }
+  if (segments.length > 2) return 'must be a root file or <section>/<name>.md; nested folders are not allowed';
+  const device = segments.find((s) => WINDOWS_DEVICE.test(s));
+  if (device !== undefined) return `segment "${device}" is a reserved device name on Windows`;
+  return null;
+}
+
 /**
  * Checks a caller-supplied wiki path against the layout before any file is touched. Every rule
  * has its own message so a rejected path says exactly why. The raw string is inspected before
@@ -27,30 +61,11 @@ const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 export function validateWikiPath(raw: unknown, field = 'path'): WikiPath {
   const fail = (msg: string) => invalid(field, msg);
   if (typeof raw !== 'string') throw fail('must be a string');
-  if (raw.length === 0 || raw.trim().length === 0) throw fail('must not be empty');
-  if (raw.length > MAX_PATH) throw fail(`must be at most ${MAX_PATH} characters`);
-  if (raw.includes('\0')) throw fail('must not contain NUL bytes');
-  if (raw.includes('\\')) throw fail('must use forward slashes; backslashes are not allowed');
-  if (raw.startsWith('/') || raw.startsWith('~') || /^[A-Za-z]:/.test(raw) || path.isAbsolute(raw)) {
-    throw fail('must be relative to the wiki root, not absolute or home-relative');
-  }
-  if (/%[0-9A-Fa-f]{2}/.test(raw)) throw fail('must not be percent-encoded; write the plain path');
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw fail('must not contain control characters');
-  if (/[^\x20-\x7e]/.test(raw)) {
-    throw fail('must be plain ASCII (letters, digits, ".", "_", "-"); other encodings are not accepted');
-  }
+  const broken = RAW_RULES.find(([isBroken]) => isBroken(raw));
+  if (broken) throw fail(broken[1]);
   const segments = raw.split('/');
-  if (segments.some((s) => s === '.' || s === '..')) throw fail('must not contain "." or ".." segments');
-  if (segments.some((s) => s === '')) throw fail('must not contain empty segments ("//" or a trailing "/")');
-  if (!raw.endsWith('.md') || raw.endsWith('/.md')) throw fail('must be a Markdown file ending in ".md"');
-  const bad = segments.find((s) => !SEGMENT.test(s));
-  if (bad !== undefined) {
-    throw fail(`segment "${bad}" must start with a letter or digit and use only letters, digits, ".", "_", "-"`);
-  }
-  if (segments.length > 2) throw fail('must be a root file or <section>/<name>.md; nested folders are not allowed');
-  const device = segments.find((s) => WINDOWS_DEVICE.test(s));
-  if (device !== undefined) throw fail(`segment "${device}" is a reserved device name on Windows`);
+  const problem = segmentProblem(segments);
+  if (problem) throw fail(problem);
   const file = segments[segments.length - 1]!;
   const stem = file.slice(0, -3);
   if (segments.length === 1) {

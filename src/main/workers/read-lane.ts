@@ -74,32 +74,41 @@ interface Slot {
  */
 const MAX_IN_FLIGHT = 4;
 
-export function createReadLane(options: ReadLaneOptions): ReadLane {
-  const size = Math.max(1, options.size ?? defaultReadLaneSize());
-  const slots: (Slot | null)[] = new Array(size).fill(null);
-  const queue: Job[] = [];
-  let nextId = 1;
-  let closed = false;
-  let warmed = false;
-  // Between warm() and the warm worker's first answer, requests run inline on this connection.
-  const inline = inlineReader(options.dbPath, options.wikiDir);
+const failAll = (slot: Slot, error: Error) => {
+  for (const job of slot.pending.values()) job.reject(error);
+  slot.pending.clear();
+};
+
+/** Settles a job from its worker's answer; a CommandError keeps its code and field across the thread. */
+function settle(job: Job, res: ReadLaneResponse): void {
+  if (res.ok) job.resolve(res.result);
+  else if (res.error.name === 'CommandError' && res.error.code) {
+    job.reject(new CommandError(res.error.code as ErrorCode, res.error.message, res.error.field));
+  } else job.reject(new CommandError('internal', `read lane: ${res.error.message}`));
+}
+
+class ReadLanePool {
+  private readonly slots: (Slot | null)[];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  closed = false;
+  /** Between warm() and the warm worker's first answer, requests run inline on this connection. */
+  readonly inline: ReturnType<typeof inlineReader>;
   // Located on first use: a missing worker file fails recall and search (and doctor says why),
   // not the whole engine.
-  let workerFile: ReturnType<typeof readLaneWorkerFile> | null = null;
-  const data: ReadLaneWorkerData = {
-    dbPath: options.dbPath,
-    wikiDir: options.wikiDir,
-    nativeBinding: options.nativeBinding,
-  };
+  private workerFile: ReturnType<typeof readLaneWorkerFile> | null = null;
 
-  const failAll = (slot: Slot, error: Error) => {
-    for (const job of slot.pending.values()) job.reject(error);
-    slot.pending.clear();
-  };
+  constructor(
+    private readonly size: number,
+    private readonly data: ReadLaneWorkerData,
+  ) {
+    this.slots = new Array(size).fill(null);
+    this.inline = inlineReader(data.dbPath, data.wikiDir);
+  }
 
-  function spawn(index: number): Slot {
-    workerFile ??= readLaneWorkerFile();
-    const worker = new Worker(workerFile.file, { execArgv: workerFile.execArgv, workerData: data });
+  private spawn(index: number): Slot {
+    this.workerFile ??= readLaneWorkerFile();
+    const worker = new Worker(this.workerFile.file, { execArgv: this.workerFile.execArgv, workerData: this.data });
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (res: ReadLaneResponse) => {
       const job = slot.pending.get(res.id);
@@ -107,18 +116,15 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
       slot.pending.delete(res.id);
       // Idle workers must not keep a CLI process alive.
       if (slot.pending.size === 0) worker.unref();
-      if (res.ok) job.resolve(res.result);
-      else if (res.error.name === 'CommandError' && res.error.code) {
-        job.reject(new CommandError(res.error.code as ErrorCode, res.error.message, res.error.field));
-      } else job.reject(new CommandError('internal', `read lane: ${res.error.message}`));
-      pump();
+      settle(job, res);
+      this.pump();
     });
     const gone = (why: string) => {
-      if (slots[index] !== slot) return;
-      slots[index] = null;
+      if (this.slots[index] !== slot) return;
+      this.slots[index] = null;
       failAll(slot, new CommandError('unavailable', `read-lane worker stopped: ${why}`));
       // Queued requests go to a fresh worker.
-      if (!closed) pump();
+      if (!this.closed) this.pump();
     };
     worker.on('error', (e) => gone(e.message));
     worker.on('exit', (code) => gone(`exit code ${code}`));
@@ -127,26 +133,26 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
   }
 
   /** The least busy worker with room, starting one when that is better; null when all are full. */
-  function pickFree(): Slot | null {
+  private pickFree(): Slot | null {
     let best = -1;
     let bestLoad = Infinity;
-    for (let i = 0; i < size; i++) {
+    for (let i = 0; i < this.size; i++) {
       // An idle live worker beats starting a new one; a busy one loses to starting one.
-      const load = slots[i] ? slots[i]!.pending.size : 0.5;
+      const load = this.slots[i] ? this.slots[i]!.pending.size : 0.5;
       if (load < MAX_IN_FLIGHT && load < bestLoad) {
         best = i;
         bestLoad = load;
       }
     }
-    return best < 0 ? null : (slots[best] ??= spawn(best));
+    return best < 0 ? null : (this.slots[best] ??= this.spawn(best));
   }
 
-  function pump(): void {
-    while (queue.length > 0) {
-      const slot = pickFree();
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const slot = this.pickFree();
       if (!slot) return;
-      const job = queue.shift()!;
-      const id = nextId++;
+      const job = this.queue.shift()!;
+      const id = this.nextId++;
       slot.pending.set(id, job);
       // A worker with requests in flight keeps the process alive until they are answered.
       slot.worker.ref();
@@ -154,45 +160,56 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     }
   }
 
-  function run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
-    if (closed) return Promise.reject(new CommandError('unavailable', 'the read lane is closed'));
-    if (inline.open && req.task !== 'ping') return inline.run<T>(req);
+  run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
+    if (this.closed) return Promise.reject(new CommandError('unavailable', 'the read lane is closed'));
+    if (this.inline.open && req.task !== 'ping') return this.inline.run<T>(req);
     try {
-      workerFile ??= readLaneWorkerFile();
+      this.workerFile ??= readLaneWorkerFile();
     } catch (e) {
       return Promise.reject(e as Error);
     }
     return new Promise<T>((resolve, reject) => {
-      queue.push({ req, resolve: resolve as (v: unknown) => void, reject });
-      pump();
+      this.queue.push({ req, resolve: resolve as (v: unknown) => void, reject });
+      this.pump();
     });
   }
 
+  async close(): Promise<void> {
+    this.closed = true;
+    this.inline.close();
+    const error = new CommandError('unavailable', 'the read lane is closed');
+    for (const job of this.queue.splice(0)) job.reject(error);
+    await Promise.all(
+      this.slots.map(async (s, i) => {
+        if (!s) return;
+        this.slots[i] = null;
+        failAll(s, error);
+        await s.worker.terminate();
+      }),
+    );
+  }
+}
+
+export function createReadLane(options: ReadLaneOptions): ReadLane {
+  const pool = new ReadLanePool(Math.max(1, options.size ?? defaultReadLaneSize()), {
+    dbPath: options.dbPath,
+    wikiDir: options.wikiDir,
+    nativeBinding: options.nativeBinding,
+  });
+  let warmed = false;
   return {
-    recall: (sessionId, text) => run({ task: 'recall', args: { sessionId, text } }),
-    search: (req) => run({ task: 'search', args: req }),
-    ping: () => run({ task: 'ping', args: {} }),
+    recall: (sessionId, text) => pool.run({ task: 'recall', args: { sessionId, text } }),
+    search: (req) => pool.run({ task: 'search', args: req }),
+    ping: () => pool.run({ task: 'ping', args: {} }),
     warm: () => {
-      if (warmed || closed) return;
+      if (warmed || pool.closed) return;
       warmed = true;
-      inline.start();
-      void run({ task: 'ping', args: {} })
+      pool.inline.start();
+      void pool
+        .run({ task: 'ping', args: {} })
         .catch(() => {})
-        .finally(() => inline.close());
+        .finally(() => pool.inline.close());
     },
-    close: async () => {
-      closed = true;
-      inline.close();
-      const error = new CommandError('unavailable', 'the read lane is closed');
-      for (const job of queue.splice(0)) job.reject(error);
-      await Promise.all(
-        slots.map(async (s, i) => {
-          if (!s) return;
-          slots[i] = null;
-          failAll(s, error);
-          await s.worker.terminate();
-        }),
-      );
-    },
+    close: () => pool.close(),
   };
 }

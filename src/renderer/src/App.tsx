@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { api, useAuth } from './api/client';
-import { buildHash, navigate, useRoute, VIEWS, type View } from './router';
+import { buildHash, navigate, useRoute, VIEWS, type Route, type View } from './router';
 import { OverviewView } from './views/OverviewView';
 import { SearchView } from './views/SearchView';
 import { FactsView } from './views/FactsView';
@@ -74,6 +74,62 @@ function ThemeToggle() {
   );
 }
 
+function Sidebar({ route }: { route: Route }) {
+  return (
+    <nav className="sidebar" aria-label="Views">
+      <div className="brand">
+        EvoFlux <span>Memory</span>
+      </div>
+      <ul>
+        {VIEWS.map((v, i) => (
+          <li key={v}>
+            <a
+              href={buildHash(v)}
+              className={route.view === v ? 'active' : ''}
+              aria-current={route.view === v ? 'page' : undefined}
+              title={`Alt+${i + 1}`}
+              aria-keyshortcuts={`Alt+${i + 1}`}
+            >
+              {LABELS[v]}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <div className="sidebar-foot">
+        <ThemeToggle />
+        <div className="transport small" data-testid="transport">
+          {api().transport === 'ipc' ? 'Desktop (IPC)' : 'Browser (HTTP)'}
+        </div>
+      </div>
+    </nav>
+  );
+}
+
+function CurrentView({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'overview':
+      return <OverviewView />;
+    case 'search':
+      return <SearchView route={route} />;
+    case 'facts':
+      return <FactsView route={route} />;
+    case 'sessions':
+      return <SessionsView route={route} />;
+    case 'wiki':
+      return <WikiView route={route} />;
+    case 'extraction':
+      return <ExtractionView />;
+    case 'dream':
+      return <DreamView />;
+    case 'settings':
+      return <SettingsView route={route} />;
+    case 'import':
+      return <ImportView />;
+    default:
+      return null;
+  }
+}
+
 function Shell() {
   const route = useRoute();
   useShortcuts();
@@ -95,43 +151,10 @@ function Shell() {
       >
         Skip to content
       </a>
-      <nav className="sidebar" aria-label="Views">
-        <div className="brand">
-          EvoFlux <span>Memory</span>
-        </div>
-        <ul>
-          {VIEWS.map((v, i) => (
-            <li key={v}>
-              <a
-                href={buildHash(v)}
-                className={route.view === v ? 'active' : ''}
-                aria-current={route.view === v ? 'page' : undefined}
-                title={`Alt+${i + 1}`}
-                aria-keyshortcuts={`Alt+${i + 1}`}
-              >
-                {LABELS[v]}
-              </a>
-            </li>
-          ))}
-        </ul>
-        <div className="sidebar-foot">
-          <ThemeToggle />
-          <div className="transport small" data-testid="transport">
-            {api().transport === 'ipc' ? 'Desktop (IPC)' : 'Browser (HTTP)'}
-          </div>
-        </div>
-      </nav>
+      <Sidebar route={route} />
       <main className="content" id="main" tabIndex={-1}>
         <h1 className="visually-hidden">{LABELS[route.view]}</h1>
-        {route.view === 'overview' ? <OverviewView /> : null}
-        {route.view === 'search' ? <SearchView route={route} /> : null}
-        {route.view === 'facts' ? <FactsView route={route} /> : null}
-        {route.view === 'sessions' ? <SessionsView route={route} /> : null}
-        {route.view === 'wiki' ? <WikiView route={route} /> : null}
-        {route.view === 'extraction' ? <ExtractionView /> : null}
-        {route.view === 'dream' ? <DreamView /> : null}
-        {route.view === 'settings' ? <SettingsView route={route} /> : null}
-        {route.view === 'import' ? <ImportView /> : null}
+        <CurrentView route={route} />
       </main>
     </div>
   );

@@ -26,7 +26,7 @@ Return JSON only, with at most ${MAX_CANDIDATES} items, shaped exactly like:
 If nothing is durable, return {"memories":[]}.`;
 
 /**
- * The reply's shape. More than eight memories rejects the whole reply (reference C13); kinds,
+ * The reply's shape. More than eight memories rejects the whole reply; kinds,
  * scopes and lengths are checked per candidate afterwards so one odd item is rejected alone.
  */
 export const extractionReply = z.object({

@@ -76,17 +76,8 @@ function describeFailure(e: unknown, signal: AbortSignal): string {
   return (e as Error)?.message ?? String(e);
 }
 
-/**
- * One extraction run for a top-level session: claim, then for each window extract, validate and
- * store the facts with the cursor advance in one transaction. A failure leaves the cursor where
- * the last committed window put it, retryable.
- */
-export async function runExtraction(
-  deps: RunDeps,
-  sessionId: string,
-  options: { cadence: Cadence | null; signal: AbortSignal },
-): Promise<RunResult> {
-  const result: RunResult = {
+function emptyResult(deps: RunDeps, sessionId: string): RunResult {
+  return {
     sessionId,
     outcome: 'nothing-new',
     refusal: null,
@@ -104,6 +95,89 @@ export async function runExtraction(
     behind: false,
     error: null,
   };
+}
+
+type Candidates = Awaited<ReturnType<Extractor['extract']>>;
+
+/** The extractor's candidates for one window; an error here fails the run with the cursor unmoved. */
+async function extractWindow(deps: RunDeps, claim: Claim, signal: AbortSignal): Promise<Candidates> {
+  if (signal.aborted) throw new Error(CANCELLED);
+  const candidates = claim.window.entries.length ? await deps.extractor.extract(claim.window, signal) : [];
+  if (candidates.length > MAX_CANDIDATES) {
+    throw new ExtractorContractError(`extractor returned ${candidates.length} memories (at most ${MAX_CANDIDATES})`);
+  }
+  return candidates;
+}
+
+type NextWindow = { leaseMs: number; bounds: WindowBounds } | null;
+
+/**
+ * Validates a window's candidates outside the writer, then stores the accepted ones and advances
+ * the cursor in one transaction, unless another run has taken the lease meanwhile.
+ */
+function commitWindow(deps: RunDeps, claim: Claim, sessionId: string, candidates: Candidates, more: NextWindow) {
+  const scopes = resolveScopes(deps.db, sessionId);
+  const roles = new Map(claim.window.entries.map((e) => [e.messageId, e.role]));
+  const { accepted, rejected } = validateCandidates(candidates, scopes, {
+    roleOf: (id) => (id ? roles.get(id) : undefined),
+  });
+  return writeTx(deps.db, () => {
+    if (!holdsLease(deps.db, claim)) return { lost: true as const };
+    const now = deps.now();
+    let created = 0;
+    let reinforced = 0;
+    for (const c of accepted) {
+      const r = recordFact(
+        deps.db,
+        {
+          text: c.text,
+          kind: c.kind,
+          confidence: c.confidence,
+          origin: 'extraction',
+          target: c.target,
+          sessionId: scopes.owner.id,
+          messageId: evidenceMessage(claim.window, c.messageId),
+        },
+        now,
+      );
+      if (r.created) created++;
+      if (r.reinforced) reinforced++;
+    }
+    const next = advanceCursor(deps.db, claim, {
+      factsStored: accepted.length,
+      rejected: rejected.length,
+      extractor: deps.extractor.name,
+      now,
+      next: more,
+    });
+    return { lost: false as const, accepted: accepted.length, rejected, created, reinforced, next };
+  });
+}
+
+function tallyWindow(
+  result: RunResult,
+  claim: Claim,
+  committed: { accepted: number; created: number; reinforced: number; rejected: { reason: string }[] },
+): void {
+  result.factsStored += committed.accepted;
+  result.factsCreated += committed.created;
+  result.factsReinforced += committed.reinforced;
+  result.rejected += committed.rejected.length;
+  for (const r of committed.rejected) result.rejections[r.reason] = (result.rejections[r.reason] ?? 0) + 1;
+  result.cursorSeq = claim.window.lastSeq;
+}
+
+/**
+ * One extraction run for a top-level session: claim, then for each window extract, validate and
+ * store the facts with the cursor advance in one transaction. A failure leaves the cursor where
+ * the last committed window put it, retryable.
+ */
+export async function runExtraction(
+  deps: RunDeps,
+  sessionId: string,
+  options: { cadence: Cadence | null; signal: AbortSignal },
+): Promise<RunResult> {
+  const result = emptyResult(deps, sessionId);
   if (options.signal.aborted) return { ...result, outcome: 'failed', error: CANCELLED };
   const claimed = writeTx(deps.db, () =>
     claimCursor(deps.db, {
@@ -122,15 +196,9 @@ export async function runExtraction(
 
   while (claim) {
     const current: Claim = claim;
-    let candidates;
+    let candidates: Candidates;
     try {
-      if (options.signal.aborted) throw new Error(CANCELLED);
-      candidates = current.window.entries.length ? await deps.extractor.extract(current.window, options.signal) : [];
-      if (candidates.length > MAX_CANDIDATES) {
-        throw new ExtractorContractError(
-          `extractor returned ${candidates.length} memories (at most ${MAX_CANDIDATES})`,
-        );
-      }
+      candidates = await extractWindow(deps, current, options.signal);
     } catch (e) {
       const error = describeFailure(e, options.signal);
       writeTx(deps.db, () =>
@@ -143,53 +211,12 @@ export async function runExtraction(
     result.candidates += candidates.length;
 
     const more = result.windows < deps.maxWindows ? { leaseMs: deps.leaseMs, bounds: deps.bounds } : null;
-    // Validate before taking the writer: the transaction holds only the inserts.
-    const scopes = resolveScopes(deps.db, sessionId);
-    const roles = new Map(current.window.entries.map((e) => [e.messageId, e.role]));
-    const { accepted, rejected } = validateCandidates(candidates, scopes, {
-      roleOf: (id) => (id ? roles.get(id) : undefined),
-    });
-    const committed = writeTx(deps.db, () => {
-      if (!holdsLease(deps.db, current)) return { lost: true as const };
-      const now = deps.now();
-      let created = 0;
-      let reinforced = 0;
-      for (const c of accepted) {
-        const r = recordFact(
-          deps.db,
-          {
-            text: c.text,
-            kind: c.kind,
-            confidence: c.confidence,
-            origin: 'extraction',
-            target: c.target,
-            sessionId: scopes.owner.id,
-            messageId: evidenceMessage(current.window, c.messageId),
-          },
-          now,
-        );
-        if (r.created) created++;
-        if (r.reinforced) reinforced++;
-      }
-      const next = advanceCursor(deps.db, current, {
-        factsStored: accepted.length,
-        rejected: rejected.length,
-        extractor: deps.extractor.name,
-        now,
-        next: more,
-      });
-      return { lost: false as const, accepted: accepted.length, rejected, created, reinforced, next };
-    });
+    const committed = commitWindow(deps, current, sessionId, candidates, more);
     if (committed.lost) {
       return { ...result, outcome: 'failed', error: 'lease lost: another run reclaimed this cursor after it expired' };
     }
-    result.factsStored += committed.accepted;
-    result.factsCreated += committed.created;
-    result.factsReinforced += committed.reinforced;
-    result.rejected += committed.rejected.length;
-    for (const r of committed.rejected) result.rejections[r.reason] = (result.rejections[r.reason] ?? 0) + 1;
+    tallyWindow(result, current, committed);
     warnRejections(deps, sessionId, committed.rejected);
-    result.cursorSeq = current.window.lastSeq;
     result.behind = current.window.truncated && committed.next === null && !more;
     claim = committed.next;
   }

@@ -6,7 +6,8 @@ import { getSession } from '../../store/sessions';
 import { countCompletedResponses } from '../../store/messages';
 import { createChatClient, llmConfigFromSettings } from '../../llm/openai-client';
 import { CommandError, invalid, notFound } from '../../../shared/errors';
-import { dueRetries, getCursor, isDue, leaseIsLive, makeDueNow, reclaimExpiredLeases, type Cadence } from './cursor';
+import { isDue, leaseIsLive, reclaimExpiredLeases, type Cadence } from './cursor';
+import { anyExpiredLease, dueRetries, getCursor, makeDueNow } from '../../store/extraction-states';
 import { llmExtractor } from './llm-extractor';
 import { ruleExtractor } from './rule-extractor';
 import { runExtraction, type RunDeps, type RunResult } from './run';
@@ -87,13 +88,9 @@ export class ExtractionService {
     // Looked up first, so a process with nothing to reclaim (nearly every CLI command) never
     // takes the write lock just to start.
     const now = this.engine.clock.now();
-    const expired = this.engine.db
-      .prepare(
-        `SELECT 1 FROM memory_extraction_states
-         WHERE status = 'processing' AND (lease_expires_at IS NULL OR lease_expires_at <= ?) LIMIT 1`,
-      )
-      .get(now);
-    const reclaimed = expired ? writeTx(this.engine.db, () => reclaimExpiredLeases(this.engine.db, now)) : [];
+    const reclaimed = anyExpiredLease(this.engine.db, now)
+      ? writeTx(this.engine.db, () => reclaimExpiredLeases(this.engine.db, now))
+      : [];
     if (reclaimed.length) this.warn(`extraction: reclaimed ${reclaimed.length} expired lease(s) at startup`);
     const off = this.engine.events.on('response-completed', ({ sessionId }) => this.onResponseCompleted(sessionId));
     const every = this.engine.settings.extraction.retrySweepMs;

@@ -1,6 +1,7 @@
 import type { Db } from '../../store/db';
-import { COMPLETED_RESPONSE_SQL } from '../../store/messages';
-import { isDue, leaseIsLive, type Cadence, type CursorState } from './cursor';
+import { extractionStatusRows } from '../../store/extraction-runs';
+import { isDue, leaseIsLive, type Cadence } from './cursor';
+import type { CursorState } from '../../store/extraction-states';
 import { countPendingInput } from './transcript';
 
 export interface SessionExtractionStatus extends Omit<CursorState, 'status'> {
@@ -14,13 +15,6 @@ export interface SessionExtractionStatus extends Omit<CursorState, 'status'> {
   pendingMessages: number;
 }
 
-interface Row {
-  id: string;
-  title: string | null;
-  responses: number;
-  state_session: string | null;
-}
-
 /**
  * Every top-level session that has a cursor or at least one completed response, most recently
  * active first: the cursor, status, lease, attempts, last error and next attempt.
@@ -30,20 +24,7 @@ export function extractionStatus(
   options: { sessionId?: string; limit: number; now: number; cadence: Cadence },
   getState: (id: string) => CursorState | undefined,
 ): SessionExtractionStatus[] {
-  const rows = db
-    .prepare(
-      `SELECT s.id, s.title,
-         (SELECT count(*) FROM session_messages m WHERE m.session_id = s.id AND ${COMPLETED_RESPONSE_SQL}) AS responses,
-         e.session_id AS state_session
-       FROM sessions s LEFT JOIN memory_extraction_states e ON e.session_id = s.id
-       WHERE s.kind = 'top-level' AND ${
-         options.sessionId
-           ? 's.id = @sessionId'
-           : `(e.session_id IS NOT NULL OR EXISTS (SELECT 1 FROM session_messages m WHERE m.session_id = s.id AND ${COMPLETED_RESPONSE_SQL}))`
-       }
-       ORDER BY COALESCE(e.updated_at, s.updated_at) DESC, s.id DESC LIMIT @limit`,
-    )
-    .all({ sessionId: options.sessionId, limit: options.limit }) as Row[];
+  const rows = extractionStatusRows(db, options);
   return rows.map((r) => {
     const state = getState(r.id);
     const base: Omit<CursorState, 'status'> & { status: SessionExtractionStatus['status'] } = state ?? {

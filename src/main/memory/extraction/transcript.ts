@@ -1,4 +1,10 @@
 import type { Db } from '../../store/db';
+import {
+  countExtractionInput,
+  extractionInputRows,
+  lastSeqOf,
+  type ExtractionInputRow,
+} from '../../store/extraction-input';
 import type { TranscriptEntry, TranscriptWindow } from './types';
 
 export interface WindowBounds {
@@ -6,29 +12,9 @@ export interface WindowBounds {
   maxInputChars: number;
 }
 
-/** Per-line caps from the reference: one long message cannot crowd out the rest of the window. */
+/** Per-line caps: one long message cannot crowd out the rest of the window. */
 export const USER_LINE_CHARS = 800;
 export const ASSISTANT_LINE_CHARS = 1000;
-
-/**
- * Extraction input, in SQL so every exclusion applies before the limit: visible user and
- * assistant messages only. Never tool output, tool-call rounds, hidden rows (side-chat copies,
- * recall blocks, continuation directives), copied side-chat context or synthetic rows. A
- * compaction summary (however the compactor flags it) comes in as "Prior summary". Compacted rows are real messages that were
- * only taken out of the provider window, so ones the cursor has not reached are still read.
- */
-export const EXTRACTION_INPUT_SQL = `side_chat_context = 0 AND length(trim(content)) > 0 AND (
-    (role IN ('user', 'assistant') AND hidden = 0 AND system_generated = 0 AND tool_call_round = 0)
-    OR is_summary = 1)`;
-
-interface Row {
-  id: string;
-  seq: number;
-  role: 'user' | 'assistant' | 'system';
-  content: string;
-  is_summary: number;
-  created_at: number;
-}
 
 const LABEL: Record<TranscriptEntry['role'], string> = {
   user: 'User',
@@ -38,7 +24,7 @@ const LABEL: Record<TranscriptEntry['role'], string> = {
 
 export const renderEntry = (e: TranscriptEntry): string => `${LABEL[e.role]}: ${e.text}`;
 
-function toEntry(r: Row): TranscriptEntry {
+function toEntry(r: ExtractionInputRow): TranscriptEntry {
   const role: TranscriptEntry['role'] = r.is_summary ? 'summary' : r.role === 'assistant' ? 'assistant' : 'user';
   const cap = role === 'assistant' ? ASSISTANT_LINE_CHARS : USER_LINE_CHARS;
   const text = r.content.trim().replace(/\n{3,}/g, '\n\n');
@@ -51,13 +37,7 @@ function toEntry(r: Row): TranscriptEntry {
  * one). When the window holds everything, its cursor moves past trailing skipped rows too.
  */
 export function loadWindow(db: Db, sessionId: string, afterSeq: number, bounds: WindowBounds): TranscriptWindow {
-  const rows = db
-    .prepare(
-      `SELECT id, seq, role, content, is_summary, created_at FROM session_messages
-       WHERE session_id = ? AND seq > ? AND ${EXTRACTION_INPUT_SQL}
-       ORDER BY seq LIMIT ?`,
-    )
-    .all(sessionId, afterSeq, bounds.maxMessages + 1) as Row[];
+  const rows = extractionInputRows(db, sessionId, afterSeq, bounds.maxMessages + 1);
   const entries: TranscriptEntry[] = [];
   let chars = 0;
   let truncated = rows.length > bounds.maxMessages;
@@ -71,13 +51,7 @@ export function loadWindow(db: Db, sessionId: string, afterSeq: number, bounds: 
     entries.push(entry);
     chars += cost;
   }
-  const lastSeq = truncated
-    ? entries[entries.length - 1]!.seq
-    : (
-        db
-          .prepare('SELECT COALESCE(MAX(seq), ?) AS seq FROM session_messages WHERE session_id = ?')
-          .get(afterSeq, sessionId) as { seq: number }
-      ).seq;
+  const lastSeq = truncated ? entries[entries.length - 1]!.seq : lastSeqOf(db, sessionId, afterSeq);
   return {
     sessionId,
     entries,
@@ -89,11 +63,5 @@ export function loadWindow(db: Db, sessionId: string, afterSeq: number, bounds: 
 
 /** Eligible messages after the cursor: the backlog shown by status. */
 export function countPendingInput(db: Db, sessionId: string, afterSeq: number): number {
-  return (
-    db
-      .prepare(
-        `SELECT count(*) AS n FROM session_messages WHERE session_id = ? AND seq > ? AND ${EXTRACTION_INPUT_SQL}`,
-      )
-      .get(sessionId, afterSeq) as { n: number }
-  ).n;
+  return countExtractionInput(db, sessionId, afterSeq);
 }

@@ -7,9 +7,10 @@ import {
   type FactKind,
   type Scope,
 } from '../../../shared/domain';
-import { coerceScope, type CoercedScope, type SessionScopes } from '../scope';
+import { coerceScope, type SessionScopes } from '../scope';
+import type { CoercedScope } from '../../../shared/domain';
 import { findSecret } from '../secrets';
-import { foldForKey, normalizeFactText } from '../text';
+import { foldForKey, normalizeFactText } from '../../text/fact-text';
 import { hangsOnPronoun } from './content';
 import type { Candidate } from './types';
 
@@ -56,7 +57,7 @@ const unknownScopeName = (name: string) =>
   /^[a-z][a-z0-9_-]{0,31}$/.test(name) && !findSecret(name) ? name : 'unknown';
 
 /**
- * Where a candidate is stored. No scope: the session, as in the reference. A name that is no
+ * Where a candidate is stored. No scope: the session, the narrowest place, so an unplaced fact reaches no one else. A name that is no
  * scope at all goes there too, recorded as a coercion like any other, with the name it asked for.
  */
 function targetScope(

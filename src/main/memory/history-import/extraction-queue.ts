@@ -7,7 +7,7 @@ import {
   importProvenance,
   sessionsPendingExtraction,
 } from '../../store/imports';
-import { getCursor } from '../extraction/cursor';
+import { getCursor } from '../../store/extraction-states';
 import { isCommandError } from '../../../shared/errors';
 
 type QueueEngine = Pick<Engine, 'db' | 'extraction' | 'settings' | 'clock' | 'log' | 'events'>;

@@ -1,7 +1,7 @@
 import type { RankedFact } from './search-facts';
 
 /**
- * The untrusted-data boundary around recalled facts (reference §5.3, C11). Each fact is one
+ * The untrusted-data boundary around recalled facts. Each fact is one
  * compact JSON line; every `<`, `>` and `&` inside a line is escaped as a JSON unicode escape
  * (and U+2028/U+2029 too, so a record stays one line), so remembered text can neither close
  * the boundary nor fake a new one. Records are fitted whole or not at all within the budget,

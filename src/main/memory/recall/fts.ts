@@ -1,6 +1,6 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../store/db';
-import { surfaceForms } from './tokenize';
+import { prepared } from '../../store/prepared';
+import { surfaceForms } from '../../text/tokenize';
 
 /**
  * Candidate retrieval from a tagged FTS5 index (migrations 020 and 021): `tags` restricts the
@@ -64,27 +64,12 @@ export interface Candidates {
   perTermCap: number;
 }
 
-/** The token a scope is tagged with in the index: a prefix letter + hex of its UTF-8 bytes. */
-export const scopeTag = (prefix: string, value: string): string => prefix + Buffer.from(value, 'utf8').toString('hex');
-
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /** The terms to look up: all of them, or for a very long query its `max` longest. */
 export function lookupTerms(terms: readonly string[], max: number): string[] {
   if (terms.length <= max) return [...terms];
   return [...terms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, max);
-}
-
-type AnyStatement = Statement<any[]>;
-const statementCache = new WeakMap<Db, Map<string, AnyStatement>>();
-
-/** A statement prepared once per connection: recall runs the same few shapes thousands of times. */
-export function prepared(db: Db, sql: string): AnyStatement {
-  let m = statementCache.get(db);
-  if (!m) statementCache.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql) as AnyStatement));
-  return s;
 }
 
 type Lookup = { term: string; rows: number[]; reach: number };

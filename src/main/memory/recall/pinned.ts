@@ -1,6 +1,6 @@
 import type { Db } from '../../store/db';
 import type { ScopeRef } from '../../../shared/schemas';
-import { prepared } from './fts';
+import { prepared } from '../../store/prepared';
 
 /**
  * Pinned facts are always recall candidates for their scope: they join the index's candidates

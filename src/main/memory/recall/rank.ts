@@ -1,5 +1,8 @@
 import type { Confidence, Scope } from '../../../shared/domain';
-import { STOP_WORDS, rawTokens, normalizeToken } from './tokenize';
+import { STOP_WORDS, rawTokens, normalizeToken } from '../../text/tokenize';
+import { inverseDocumentFrequency, saturation } from '../../text/bm25';
+
+export { BM25_B, BM25_K1, inverseDocumentFrequency, saturation } from '../../text/bm25';
 
 /**
  * Term weighting shared by every lexical search (facts, wiki pages, dialogue): Okapi BM25.
@@ -33,8 +36,6 @@ import { STOP_WORDS, rawTokens, normalizeToken } from './tokenize';
  * at +20%, so many supporting sessions never lift a partial match over a full one. Ties break on
  * the fact id.
  */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
 const PHRASE_BOOST = 0.5;
 
 export const SCOPE_WEIGHT: Record<Scope, number> = {
@@ -49,20 +50,6 @@ export const CONFIDENCE_WEIGHT: Record<Confidence, number> = { high: 1.1, medium
 
 export const reinforcementWeight = (reinforcement: number): number =>
   Math.min(1.2, 1 + Math.log(1 + Math.max(1, reinforcement)) * 0.03);
-
-/** BM25's inverse document frequency; df is clamped into [0, N]. */
-export function inverseDocumentFrequency(df: number, documents: number): number {
-  const n = Math.max(documents, 1);
-  const d = Math.min(Math.max(df, 0), n);
-  return Math.log(1 + (n - d + 0.5) / (d + 0.5));
-}
-
-/** BM25's saturated, length-normalized term frequency. */
-export function saturation(tf: number, length: number, averageLength: number): number {
-  if (tf <= 0) return 0;
-  const norm = 1 - BM25_B + (BM25_B * length) / Math.max(averageLength, 1);
-  return (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * norm);
-}
 
 export interface LexicalMatch {
   coverage: number;

@@ -4,9 +4,10 @@ import type { Confidence, FactKind, Scope } from '../../../shared/domain';
 import { ownerOf, type SessionScopes } from '../scope';
 import { getSession } from '../../store/sessions';
 import { evidenceRef } from '../citations';
-import { FILLER_WORDS, queryTerms } from './tokenize';
-import { findCandidates, prepared, type CandidateIndex, type TermLookup } from './fts';
-import { factToken, quoteToken } from './fact-index';
+import { FILLER_WORDS, queryTerms } from '../../text/tokenize';
+import { findCandidates, type CandidateIndex, type TermLookup } from './fts';
+import { prepared } from '../../store/prepared';
+import { factToken, quoteToken } from '../../text/fact-index';
 import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { RECALLABLE, withPinned } from './pinned';
 
@@ -46,14 +47,14 @@ export interface FactSearchResult {
   reason: string | null;
 }
 
-/** The recall query: whitespace collapsed, at most 500 characters (reference §5.1). */
+/** The recall query: whitespace collapsed, at most 500 characters. */
 export const QUERY_MAX_CHARS = 500;
 export const recallQueryText = (text: string): string =>
   text.normalize('NFC').replace(/\s+/gu, ' ').trim().slice(0, QUERY_MAX_CHARS);
 
 const FACT_INDEX: CandidateIndex = { table: 'memory_facts_fts', newestFirst: 'DESC' };
 
-/** Candidate caps: at most 380 rows to rank (the original ranked its 500 newest facts). */
+/** Candidate caps: at most 380 rows to rank. */
 const CANDIDATES = { perTermCap: 30, deepCap: 200, maxTerms: 8, budget: 180 };
 
 type FactRow = Pick<

@@ -1,5 +1,5 @@
 /**
- * Marks durable model-context rows (reference §2.2): a persisted recall block names what it is
+ * Marks durable model-context rows: a persisted recall block names what it is
  * (`memory_recall`) and the user message it was built for, so a turn's recall is built once and
  * replayed byte for byte, and no reader mistakes it for a real user request.
  */

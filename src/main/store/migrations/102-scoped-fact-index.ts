@@ -1,5 +1,5 @@
 /**
- * The fact index rebuilt on scoped words (see memory/recall/fact-index.ts): one column of tokens
+ * The fact index rebuilt on scoped words (see text/fact-index.ts): one column of tokens
  * `<folded word>_<scope id>`, computed by the store (the SQL function fact_index_terms, which
  * every writer connection registers, computes the same for the rebuild). A recall lookup reads one
  * short posting list per visible scope instead of intersecting a scope tag's posting list (every

@@ -161,7 +161,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
         throw unreachable(e);
       }
       const text = await response.text();
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {
@@ -220,7 +220,7 @@ export function takeTokenFromLocation(
     const rest = location.hash.replace(/[#&]?token=[A-Za-z0-9_-]+/, '').replace(/^#?&?/, '');
     return { token: match[1]!, cleanHash: rest ? `#${rest}` : '#/facts' };
   }
-  let stored: string | null = null;
+  let stored: string | null;
   try {
     stored = storage?.getItem(TOKEN_KEY) ?? null;
   } catch {

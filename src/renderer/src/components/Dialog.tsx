@@ -32,8 +32,11 @@ export function Dialog({
       ];
       const first = focusable[0];
       const last = focusable[focusable.length - 1];
-      if (e.shiftKey && document.activeElement === first) (e.preventDefault(), last?.focus());
-      else if (!e.shiftKey && document.activeElement === last) (e.preventDefault(), first?.focus());
+      const wrapTo = e.shiftKey ? document.activeElement === first && last : document.activeElement === last && first;
+      if (wrapTo) {
+        e.preventDefault();
+        wrapTo.focus();
+      }
     }
   };
   return (

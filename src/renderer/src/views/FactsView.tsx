@@ -188,6 +188,9 @@ function useFactVirtualizer(
     },
     [activeRef],
   );
+  // The warning is about React Compiler's memoization, which this build does not use; the
+  // virtualizer's functions are read on every render.
+  // eslint-disable-next-line react-hooks/incompatible-library
   return useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,

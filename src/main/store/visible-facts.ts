@@ -1,6 +1,6 @@
-import type { Db } from '../store/db';
-import { toFact, type FactRow } from '../store/facts';
-import { decodeFactCursor, encodeCursor, type FactPage, type FactSort } from '../store/fact-queries';
+import type { Db } from './db';
+import { toFact, type FactRow } from './facts';
+import { decodeFactCursor, encodeCursor, type FactPage, type FactSort } from './fact-queries';
 import type { FactKind, Scope } from '../../shared/domain';
 import type { FactRecord, ScopeRef } from '../../shared/schemas';
 
@@ -30,13 +30,19 @@ export function listVisibleFacts(db: Db, visible: ScopeRef[], f: VisibleFactFilt
   const expr = sortExpr[f.sort];
   const where = ['f.scope_id = (SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?)'];
   const filters: unknown[] = [];
-  if (f.kind) (where.push('f.kind = ?'), filters.push(f.kind));
+  if (f.kind) {
+    where.push('f.kind = ?');
+    filters.push(f.kind);
+  }
   if (f.text) {
     where.push("f.text LIKE ? ESCAPE '\\'");
     filters.push(`%${f.text.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
   }
   const cursor = f.cursor ? decodeFactCursor(f.cursor) : null;
-  if (cursor) (where.push(`(${expr}, f.seq) < (?, ?)`), filters.push(cursor[0], cursor[1]));
+  if (cursor) {
+    where.push(`(${expr}, f.seq) < (?, ?)`);
+    filters.push(cursor[0], cursor[1]);
+  }
   const statement = db.prepare(
     `SELECT f.*, ${expr} AS sort_value FROM memory_facts f WHERE ${where.join(' AND ')}
      ORDER BY ${expr} DESC, f.seq DESC LIMIT ?`,

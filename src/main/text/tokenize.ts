@@ -73,7 +73,7 @@ const ASCII_DIGIT = /[0-9]/;
 const hasDigit = (token: string): boolean => (ASCII.test(token) ? ASCII_DIGIT.test(token) : HAS_DIGIT.test(token));
 
 /**
- * Light suffix folding so inflections meet (the original's rules, in this order), for words only
+ * Light suffix folding so inflections meet (these rules, in this order), for words only
  * (tokens with a digit are never folded):
  * 1. length > 4 and ends in `ies` -> `y`, and stop;
  * 2. else length > 4 and ends in `ing` -> drop it;
@@ -91,11 +91,6 @@ export function normalizeToken(token: string): string {
   else if (t.length > 3 && t.endsWith('s') && !t.endsWith('ss')) t = t.slice(0, -1);
   if (t.length > 3 && t[t.length - 1] === t[t.length - 2]) t = t.slice(0, -1);
   return t;
-}
-
-/** Normalized tokens of a text, in order, stop-words included (for lengths and phrases). */
-export function normalizedTokens(text: string): string[] {
-  return rawTokens(text).map(normalizeToken);
 }
 
 export interface QueryTerms {

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, type Input } from '../api/client';
 
-/** Extraction, Dream, settings, overview, search and scope pickers: one factory each. */
+/** Extraction, Dream, settings, overview, search, scope pickers and imports: one factory each. */
 export const extractionKeys = { status: () => ['extraction', 'status'] as const };
 export const extractionQueries = {
   status: () =>
@@ -50,4 +50,9 @@ export const searchKeys = { results: (input: SearchInput) => ['search', input] a
 export const searchQueries = {
   results: (input: SearchInput) =>
     queryOptions({ queryKey: searchKeys.results(input), queryFn: () => api().call('memory.search', input) }),
+};
+
+export const importKeys = { status: () => ['import', 'status'] as const };
+export const importQueries = {
+  status: () => queryOptions({ queryKey: importKeys.status(), queryFn: () => api().call('import.status', {}) }),
 };

@@ -6,6 +6,7 @@ import { uploadExport, type ImportJob, type UploadOptions } from '../api/import-
 import { buildHash } from '../router';
 import { plural } from '../format';
 import { invalidateEverything } from '../queries/client';
+import { importQueries } from '../queries/misc';
 import './import-view.css';
 
 type Result = Output<'import.conversations'>;
@@ -264,11 +265,7 @@ export function ImportView() {
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
-  const status = useQuery({
-    queryKey: ['import.status'],
-    queryFn: () => api().call('import.status', {}),
-    refetchInterval: 3_000,
-  });
+  const status = useQuery({ ...importQueries.status(), refetchInterval: 3_000 });
   const busy = phase.step === 'uploading' || phase.step === 'importing';
   const update = (next: Phase) => mounted.current && setPhase(next);
 

@@ -1,9 +1,12 @@
-import { currentNativeBinding, openWriter, type Db } from './store/db';
-import { ensureHome, type HomePaths } from './home';
-import { loadSettings, type Settings, type SettingsProblem } from './settings';
-import { adoptProcessLog, createLog, logLevelFrom, processKind, type Log } from './log';
+import { currentNativeBinding, openWriter } from './store/db';
+import { ensureHome } from './home';
+import { loadSettings, type Settings } from './settings';
+import { adoptProcessLog, createLog, logLevelFrom, processKind } from './log';
 import { systemClock, type Clock } from '../shared/clock';
 import { EventHub } from './events';
+import type { EngineBase } from './engine-parts';
+
+export type { EngineBase } from './engine-parts';
 import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
@@ -28,16 +31,7 @@ export interface EngineOptions {
  * The composition root: one data home, one writer connection, the services built on them.
  * close() drains background work before the database closes.
  */
-export interface Engine {
-  paths: HomePaths;
-  db: Db;
-  clock: Clock;
-  settings: Settings;
-  events: EventHub;
-  /** `<home>/logs/evoflux.log`: levels, rotation, the process kind and pid on every line. */
-  log: Log;
-  /** What was wrong in settings.yaml when the engine opened (each bad key fell back to its default). */
-  settingsProblems: SettingsProblem[];
+export interface Engine extends EngineBase {
   /** Cadence-driven background extraction, manual runs and retries. */
   extraction: ExtractionService;
   /** The one-time import of legacy extraction notes (also run by hand). */
@@ -52,8 +46,6 @@ export interface Engine {
   dream: DreamService;
   /** What a forget leaves to do after its commit: the wiki clean-up (then index maintenance scrubs the disk). */
   forgetFollowUps: ForgetFollowUps;
-  /** Registers work to finish (or give back) before the database closes; last registered runs first. */
-  onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,6 @@
-import type { Engine } from '../engine';
+import type { EngineBase } from '../engine-parts';
+import type { WikiService } from '../wiki/service';
+import type { DreamService } from '../dream/service';
 import { writeTx } from '../store/db';
 import { deleteFollowUps, pendingWikiFollowUps } from '../store/forget-follow-ups';
 import { cleanWikiAfterForget, type WikiForgetPlan } from '../dream/forget-pages';
@@ -31,7 +33,12 @@ export class ForgetFollowUps {
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(
+    private readonly engine: Pick<EngineBase, 'clock' | 'db' | 'events' | 'onClose'> & {
+      wiki: WikiService;
+      dream: DreamService;
+    },
+  ) {}
 
   start(): this {
     this.engine.onClose(() => this.close());

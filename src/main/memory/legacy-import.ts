@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeFileAtomically } from '../wiki/atomic';
-import type { Engine } from '../engine';
+import type { EngineBase } from '../engine-parts';
 import { writeTx, type Db } from '../store/db';
 import { recordFact } from '../store/facts';
 import { getSession } from '../store/sessions';
@@ -100,8 +100,8 @@ export function parseLegacyNotes(text: string): LegacyBullet[] {
   return out;
 }
 
-export const defaultNotesDir = (paths: Engine['paths']): string => path.join(paths.wiki, 'notes');
-export const sentinelPath = (paths: Engine['paths']): string => path.join(paths.root, SENTINEL_FILE);
+export const defaultNotesDir = (paths: EngineBase['paths']): string => path.join(paths.wiki, 'notes');
+export const sentinelPath = (paths: EngineBase['paths']): string => path.join(paths.root, SENTINEL_FILE);
 
 function markdownFiles(dir: string): string[] {
   try {
@@ -169,7 +169,7 @@ export interface LegacyImportOptions {
 
 interface ImportDeps {
   db: Db;
-  paths: Engine['paths'];
+  paths: EngineBase['paths'];
   now(): number;
   warn(message: string): void;
 }
@@ -365,7 +365,7 @@ export async function importLegacyNotes(
 }
 
 /** True when the data home has notes files and no sentinel: the first startup after upgrading. */
-export function legacyImportPending(paths: Engine['paths']): boolean {
+export function legacyImportPending(paths: EngineBase['paths']): boolean {
   return !existsSync(sentinelPath(paths)) && markdownFiles(defaultNotesDir(paths)).length > 0;
 }
 
@@ -396,7 +396,7 @@ export class LegacyImportService {
   private current: { promise: Promise<LegacyImportReport>; source: string; force: boolean } | null = null;
   private readonly controller = new AbortController();
 
-  constructor(private readonly engine: Pick<Engine, 'db' | 'paths' | 'clock' | 'onClose' | 'log'>) {}
+  constructor(private readonly engine: Pick<EngineBase, 'db' | 'paths' | 'clock' | 'onClose' | 'log'>) {}
 
   start(options: LegacyImportStartOptions = { auto: true }): this {
     const auto = options.auto && legacyImportPending(this.engine.paths);

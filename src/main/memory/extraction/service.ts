@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Engine } from '../../engine';
+import type { EngineBase } from '../../engine-parts';
 import { writeTx } from '../../store/db';
 import { getSession } from '../../store/sessions';
 import { countCompletedResponses } from '../../store/messages';
@@ -15,8 +15,8 @@ import type { Extractor } from './types';
 import { refreshSettings } from '../../settings-live';
 import { recordExtractionRun } from '../../store/extraction-runs';
 
-type EngineCore = Pick<Engine, 'db' | 'clock' | 'settings' | 'events' | 'onClose' | 'log'> &
-  Partial<Pick<Engine, 'paths'>>;
+type EngineCore = Pick<EngineBase, 'db' | 'clock' | 'settings' | 'events' | 'onClose' | 'log'> &
+  Partial<Pick<EngineBase, 'paths'>>;
 
 export interface ExtractionServiceOptions {
   /** Replaces the extractor chosen from settings (benchmarks, embedding apps). */
@@ -29,7 +29,10 @@ export interface ExtractionServiceOptions {
 export const newLeaseOwner = (): string => `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
 /** The built-in rules when no endpoint is configured, the OpenAI-compatible endpoint otherwise. */
-export function extractorFromSettings(settings: Engine['settings'], env: NodeJS.ProcessEnv = process.env): Extractor {
+export function extractorFromSettings(
+  settings: EngineBase['settings'],
+  env: NodeJS.ProcessEnv = process.env,
+): Extractor {
   const config = llmConfigFromSettings(settings, env);
   if (!config) return ruleExtractor;
   return llmExtractor(createChatClient(config), {

@@ -1,4 +1,5 @@
-import type { Engine } from '../../engine';
+import type { EngineBase } from '../../engine-parts';
+import type { ExtractionService } from '../extraction/service';
 import { writeTx } from '../../store/db';
 import { paceCheckpoints, type CheckpointPacer } from '../../store/checkpoint-pacer';
 import {
@@ -10,7 +11,7 @@ import {
 import { getCursor } from '../../store/extraction-states';
 import { isCommandError } from '../../../shared/errors';
 
-type QueueEngine = Pick<Engine, 'db' | 'extraction' | 'settings' | 'clock' | 'log' | 'events'>;
+type QueueEngine = Pick<EngineBase, 'db' | 'settings' | 'clock' | 'log' | 'events'> & { extraction: ExtractionService };
 
 export interface ExtractionDrainReport {
   /** Sessions extraction caught up with. */

@@ -1,7 +1,8 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { Engine } from '../../engine';
+import type { EngineBase } from '../../engine-parts';
+import type { ExtractionService } from '../extraction/service';
 import type { importJob } from '../../../shared/commands/history-import';
 import { CommandError, isCommandError } from '../../../shared/errors';
 import { newId } from '../../../shared/ids';
@@ -31,7 +32,9 @@ export type ImportResult = ConversationImportReport & {
   extraction: NonNullable<ImportJobState['extraction']>;
 };
 
-type ServiceEngine = Pick<Engine, 'db' | 'paths' | 'clock' | 'settings' | 'events' | 'log' | 'extraction' | 'onClose'>;
+type ServiceEngine = Pick<EngineBase, 'db' | 'paths' | 'clock' | 'settings' | 'events' | 'log' | 'onClose'> & {
+  extraction: ExtractionService;
+};
 
 /** Jobs kept for import.status: the running one and the last few. */
 const JOBS_KEPT = 10;
@@ -39,7 +42,7 @@ const PROGRESS_JOB = 'conversation import';
 const tenthsOfMb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
 
 /** Where uploads to the HTTP door wait for their import: inside the private data home. */
-export const uploadDir = (paths: Engine['paths']): string => path.join(paths.root, 'tmp');
+export const uploadDir = (paths: EngineBase['paths']): string => path.join(paths.root, 'tmp');
 export const UPLOAD_PREFIX = 'upload-';
 
 const alive = (pid: number) => {

@@ -1,4 +1,4 @@
-import type { Engine } from '../../engine';
+import type { EngineBase } from '../../engine-parts';
 import { writeTx, type Db } from '../../store/db';
 import { getSession } from '../../store/sessions';
 import { ownerOf } from '../scope';
@@ -67,7 +67,7 @@ export function upgradeStep(db: Db, batch = ROWS_PER_STEP): boolean {
 }
 
 /** Runs the upgrade in the background of an engine, a step at a time; a restart resumes it. */
-export function startBlockUpgrade(engine: Engine): void {
+export function startBlockUpgrade(engine: Pick<EngineBase, 'db' | 'onClose'>): void {
   let stopped = false;
   engine.onClose(() => void (stopped = true));
   const pending = () =>

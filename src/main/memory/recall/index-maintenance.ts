@@ -1,4 +1,4 @@
-import type { Engine } from '../../engine';
+import type { EngineBase } from '../../engine-parts';
 import { truncateWal, writeTx, type Db } from '../../store/db';
 import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/forget-follow-ups';
 
@@ -82,7 +82,7 @@ export class RecallIndexMaintenance {
   private pass: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: Pick<EngineBase, 'db' | 'events' | 'log' | 'onClose'>) {}
 
   start(): this {
     const schedule = () => this.schedule();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Engine } from '../engine';
 import { SECTIONS } from '../wiki/layout';
 import { refreshSettings } from '../settings-live';
+import { contentSignature } from '../store/db';
 
 /** What changed: the database (any process), wiki files, or settings.yaml. */
 export type ChangeSource = 'db' | 'wiki' | 'settings';
@@ -37,10 +38,8 @@ export class ChangeFeed {
   private signature(): Record<ChangeSource, string> {
     const { db, paths } = this.engine;
     const mtime = (p: string) => statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-    const dataVersion = db.pragma('data_version', { simple: true }) as number;
-    const changes = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
     return {
-      db: `${dataVersion}:${changes}`,
+      db: contentSignature(db),
       wiki: [paths.wiki, ...SECTIONS.map((s) => path.join(paths.wiki, s))].map(mtime).join(':'),
       settings: String(mtime(paths.settings)),
     };

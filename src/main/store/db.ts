@@ -157,3 +157,28 @@ export function writeTx<T>(db: Db, fn: () => T): T {
 }
 
 export const sqliteVersion = (db: Db): string => (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+
+/**
+ * A signature of the database's content as this connection sees it: another connection's commit
+ * moves data_version, this connection's own writes move total_changes.
+ */
+export function contentSignature(db: Db): string {
+  const dataVersion = db.pragma('data_version', { simple: true }) as number;
+  const changes = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  return `${dataVersion}:${changes}`;
+}
+
+/** The newest applied migration, read without loading the migrations (the read lane's ping). */
+export const appliedSchemaVersion = (db: Db): number =>
+  (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+
+/**
+ * The read lane's connection: the FTS indexes are read in many small b-tree probes, so a roomy
+ * page cache and a memory map keep them off the syscall path (the 2 MB default thrashes at 1M facts).
+ */
+export function openLaneConnection(file: string, options: OpenDatabaseOptions = {}): Db {
+  const reader = openReader(file, options);
+  reader.pragma('cache_size = -65536');
+  reader.pragma('mmap_size = 268435456');
+  return reader;
+}

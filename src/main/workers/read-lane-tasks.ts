@@ -1,17 +1,10 @@
-import { openReader, type Db } from '../store/db';
+import { appliedSchemaVersion, openLaneConnection, type Db } from '../store/db';
 import { recall } from '../memory/recall';
 import { memorySearch, type SearchRequest } from '../memory/search';
 import type { ReadLaneRequest } from './read-lane-protocol';
 
 /** A read-only connection for the read lane's work (a worker's, or the main thread's while one starts). */
-export function openLaneReader(dbPath: string): Db {
-  const reader = openReader(dbPath);
-  // The FTS indexes are read in many small b-tree probes: a roomy page cache and a memory map
-  // keep them off the syscall path (the 2 MB default cache thrashes at 1M facts).
-  reader.pragma('cache_size = -65536');
-  reader.pragma('mmap_size = 268435456');
-  return reader;
-}
+export const openLaneReader = (dbPath: string): Db => openLaneConnection(dbPath);
 
 /** Runs one read-lane task on `db`. */
 export function runReadTask(db: Db, wikiDir: string, task: Omit<ReadLaneRequest, 'id'>): unknown {
@@ -22,7 +15,7 @@ export function runReadTask(db: Db, wikiDir: string, task: Omit<ReadLaneRequest,
     case 'search':
       return memorySearch(db, wikiDir, req.args as SearchRequest);
     case 'ping':
-      return (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+      return appliedSchemaVersion(db);
   }
 }
 

@@ -1,6 +1,15 @@
 import type { EngineBase } from '../../engine-parts';
 import { writeTx, type Db } from '../../store/db';
 import { getSession } from '../../store/sessions';
+import {
+  deleteRecallBlock,
+  dropTask,
+  factSeqOf,
+  recallBlocksAfter,
+  rewriteRecallBlock,
+  setTaskProgress,
+  taskProgress,
+} from '../../store/upgrade-tasks';
 import { ownerOf } from '../scope';
 import { evidenceRef } from '../citations';
 import { mapBlockRecords, type BlockRecord } from './block';
@@ -20,11 +29,8 @@ function ownerIdOf(db: Db, sessionId: string, cache: Map<string, string | null>)
 
 /** One record of an old block, as the recall block writes it today (see block.ts). */
 function confineRecord(db: Db, team: string, r: BlockRecord, owners: Map<string, string | null>): BlockRecord | null {
-  const fact =
-    r.id === undefined
-      ? undefined
-      : (db.prepare('SELECT seq FROM memory_facts WHERE id = ?').get(r.id) as { seq: number } | undefined);
-  if (!fact) return null; // a copy of a fact forgotten before forget reached recall blocks
+  const seq = r.id === undefined ? undefined : factSeqOf(db, r.id);
+  if (seq === undefined) return null; // a copy of a fact forgotten before forget reached recall blocks
   const cited = r.citation?.sessionId;
   if (typeof cited !== 'string') return r;
   const citedOwner = ownerIdOf(db, cited, owners);
@@ -32,24 +38,18 @@ function confineRecord(db: Db, team: string, r: BlockRecord, owners: Map<string,
   const messageId = typeof r.citation?.messageId === 'string' ? r.citation.messageId : null;
   return {
     ...r,
-    citation: citedOwner === null ? {} : { ref: evidenceRef(db, fact.seq, { sessionId: cited, messageId }) },
+    citation: citedOwner === null ? {} : { ref: evidenceRef(db, seq, { sessionId: cited, messageId }) },
   };
 }
 
 /** Rewrites the next few old blocks; false when none is left (the task row is then dropped). */
 export function upgradeStep(db: Db, batch = ROWS_PER_STEP): boolean {
   return writeTx(db, () => {
-    const task = db.prepare('SELECT progress FROM upgrade_tasks WHERE name = ?').get(TASK) as
-      { progress: number } | undefined;
-    if (!task) return false;
-    const rows = db
-      .prepare(
-        `SELECT rowid, id, session_id, content FROM session_messages
-         WHERE model_context = 'memory_recall' AND rowid > ? ORDER BY rowid LIMIT ?`,
-      )
-      .all(task.progress, batch) as { rowid: number; id: string; session_id: string; content: string }[];
+    const progress = taskProgress(db, TASK);
+    if (progress === undefined) return false;
+    const rows = recallBlocksAfter(db, progress, batch);
     if (rows.length === 0) {
-      db.prepare('DELETE FROM upgrade_tasks WHERE name = ?').run(TASK);
+      dropTask(db, TASK);
       return false;
     }
     const owners = new Map<string, string | null>();
@@ -57,11 +57,10 @@ export function upgradeStep(db: Db, batch = ROWS_PER_STEP): boolean {
       const team = ownerIdOf(db, row.session_id, owners);
       const next =
         team === null ? row.content : mapBlockRecords(row.content, (r) => confineRecord(db, team, r, owners));
-      if (next === null) db.prepare('DELETE FROM session_messages WHERE id = ?').run(row.id);
-      else if (next !== row.content)
-        db.prepare('UPDATE session_messages SET content = ? WHERE id = ?').run(next, row.id);
+      if (next === null) deleteRecallBlock(db, row.id);
+      else if (next !== row.content) rewriteRecallBlock(db, row.id, next);
     }
-    db.prepare('UPDATE upgrade_tasks SET progress = ? WHERE name = ?').run(rows.at(-1)!.rowid, TASK);
+    setTaskProgress(db, TASK, rows.at(-1)!.rowid);
     return true;
   });
 }
@@ -70,8 +69,7 @@ export function upgradeStep(db: Db, batch = ROWS_PER_STEP): boolean {
 export function startBlockUpgrade(engine: Pick<EngineBase, 'db' | 'onClose'>): void {
   let stopped = false;
   engine.onClose(() => void (stopped = true));
-  const pending = () =>
-    (engine.db.prepare('SELECT 1 FROM upgrade_tasks WHERE name = ?').get(TASK) as unknown) !== undefined;
+  const pending = () => taskProgress(engine.db, TASK) !== undefined;
   if (!pending()) return;
   const next = () => {
     if (stopped) return;

@@ -1,5 +1,9 @@
 import type { EngineBase } from '../../engine-parts';
 import { truncateWal, writeTx, type Db } from '../../store/db';
+import { mergeStep, pendingPurges, purgeStep, PURGE_PER_STEP, RECALL_INDEXES } from '../../store/recall-index';
+
+// The index steps live with the rest of the SQL in the store; callers import them from here too.
+export { mergeStep, pendingPurges, purgeStep, RECALL_INDEXES } from '../../store/recall-index';
 import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/forget-follow-ups';
 
 /**
@@ -19,41 +23,7 @@ import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/fo
  * the follow-up, so a crash anywhere before repeats the scrub on the next start. The scrub waits
  * while the forget's wiki clean-up is pending: those rows name what was forgotten too.
  */
-export const RECALL_INDEXES = ['memory_facts_fts', 'session_messages_fts'] as const;
-const PAGES_PER_STEP = 64;
 const SETTLE_MS = 5_000;
-
-/** One bounded merge step; true when it did work (total_changes moved by 2 or more). */
-export function mergeStep(db: Db, table: (typeof RECALL_INDEXES)[number], pages = PAGES_PER_STEP): boolean {
-  return writeTx(db, () => {
-    const before = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-    db.prepare(`INSERT INTO ${table}(${table}, rank) VALUES('merge', ?)`).run(-pages);
-    const after = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-    return after - before >= 2;
-  });
-}
-
-const PURGE_PER_STEP = 500;
-
-/**
- * Deletes up to `batch` queued rowids of forgotten facts from the fact index (migration 23 queues
- * them so forget does not pay for FTS5 deletes); true when it did work.
- */
-export function purgeStep(db: Db, batch = PURGE_PER_STEP): boolean {
-  return writeTx(db, () => {
-    const rows = db.prepare('SELECT rowid FROM memory_fact_index_purge LIMIT ?').all(batch) as { rowid: number }[];
-    const fromIndex = db.prepare('DELETE FROM memory_facts_fts WHERE rowid = ?');
-    const fromQueue = db.prepare('DELETE FROM memory_fact_index_purge WHERE rowid = ?');
-    for (const { rowid } of rows) {
-      fromIndex.run(rowid);
-      fromQueue.run(rowid);
-    }
-    return rows.length > 0;
-  });
-}
-
-export const pendingPurges = (db: Db): number =>
-  (db.prepare('SELECT count(*) AS n FROM memory_fact_index_purge').get() as { n: number }).n;
 
 /** A forget's disk scrub is queued and may run (its wiki clean-up is done). */
 const scrubDue = (db: Db): boolean => countFollowUps(db, 'disk') > 0 && countFollowUps(db, 'wiki') === 0;

@@ -112,3 +112,6 @@ export const forgetWikiReport = z.object({
   pending: z.boolean(),
 });
 export type ForgetWikiReport = z.infer<typeof forgetWikiReport>;
+
+/** A path on this machine as a person gives it (a workspace, an export file, a folder): trimmed, 1 to 4096 characters. */
+export const localPath = () => z.string().trim().min(1).max(4096);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
-import { epochMs, id } from '../schemas';
+import { epochMs, id, localPath } from '../schemas';
 
 const cursorStatus = z.object({
   sessionId: z.string(),
@@ -86,11 +86,7 @@ export const extractionCommands = {
     input: () =>
       z
         .object({
-          from: z
-            .string()
-            .trim()
-            .min(1)
-            .max(4096)
+          from: localPath()
             .optional()
             .describe('Folder of legacy notes (*.md), e.g. "~/old-home/wiki/notes"; default <home>/wiki/notes.'),
           force: z.boolean().default(false).describe('Import again although the sentinel says it was done.'),

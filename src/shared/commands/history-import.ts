@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
-import { epochMs, id } from '../schemas';
+import { epochMs, id, localPath } from '../schemas';
 
 export const IMPORT_FORMAT_NAMES = ['auto', 'chatgpt', 'claude', 'jsonl'] as const;
 export const IMPORT_SOURCE_NAMES = ['chatgpt', 'claude', 'jsonl'] as const;
@@ -10,11 +10,7 @@ export const importContextFields = {
   projectId: id
     .optional()
     .describe('Coding project id for every imported conversation, e.g. "my-app"; none by default.'),
-  workspace: z
-    .string()
-    .trim()
-    .min(1)
-    .max(4096)
+  workspace: localPath()
     .optional()
     .describe('Workspace path for every imported conversation, e.g. "/home/me/src/my-app" (normalized).'),
   folderId: id.optional().describe('Work folder id for every imported conversation, e.g. "personal".'),
@@ -95,14 +91,9 @@ export const historyImportCommands = {
     input: () =>
       z
         .object({
-          from: z
-            .string()
-            .trim()
-            .min(1)
-            .max(4096)
-            .describe(
-              'The export: a conversations.json, a .jsonl transcript, or the unpacked export folder, e.g. "~/Downloads/chatgpt-export".',
-            ),
+          from: localPath().describe(
+            'The export: a conversations.json, a .jsonl transcript, or the unpacked export folder, e.g. "~/Downloads/chatgpt-export".',
+          ),
           format: importFormat,
           ...importContextFields,
           waitForExtraction: z

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
 import { fieldHelp } from './field-help';
-import { forgetWikiReport, id, messageRecord, messageRole, pastTime, sessionKind, sessionRecord } from '../schemas';
+import {
+  forgetWikiReport,
+  id,
+  localPath,
+  messageRecord,
+  messageRole,
+  pastTime,
+  sessionKind,
+  sessionRecord,
+} from '../schemas';
 
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
 
@@ -21,11 +30,7 @@ export const sessionCommands = {
             .optional()
             .describe('The lead session of a team member or side chat (its project, workspace and folder are used).'),
           projectId: id.optional().describe('Coding project id, e.g. "my-app": the project scope, fixed at creation.'),
-          workspace: z
-            .string()
-            .trim()
-            .min(1)
-            .max(4096)
+          workspace: localPath()
             .optional()
             .describe('Absolute workspace path, e.g. "/home/me/src/my-app" (normalized): the workspace scope.'),
           folderId: id.optional().describe('Work folder id, e.g. "research": the folder scope, fixed at creation.'),
@@ -50,11 +55,7 @@ export const sessionCommands = {
         .object({
           kind: sessionKind.optional().describe('Only sessions of this kind: top-level, team-member or side-chat.'),
           projectId: id.optional().describe('Only sessions of this Coding project, e.g. "my-app".'),
-          workspace: z
-            .string()
-            .trim()
-            .min(1)
-            .max(4096)
+          workspace: localPath()
             .optional()
             .describe('Only sessions on this workspace path, e.g. "/home/me/src/my-app".'),
           folderId: id.optional().describe('Only sessions in this Work folder, e.g. "research".'),

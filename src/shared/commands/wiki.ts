@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './define';
+import { localPath } from '../schemas';
 
 const pagePath = z.string().max(1000);
 const PATH_EXAMPLE = 'relative to the wiki, e.g. "topics/sqlite.md" or "USER.md"';
@@ -130,11 +131,7 @@ export const wikiCommands = {
     input: () =>
       z
         .object({
-          dir: z
-            .string()
-            .trim()
-            .min(1)
-            .max(4096)
+          dir: localPath()
             .optional()
             .describe('Folder to write into, e.g. "/tmp/memory-export"; default <home>/wiki-export.'),
         })

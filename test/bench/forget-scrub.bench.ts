@@ -15,7 +15,7 @@ import { openTestEngine, tempHome } from '../helpers/home';
 import { openWriter, truncateWal, writeTx, type Db } from '../../src/main/store/db';
 import { insertFactForSeeding } from '../../src/main/store/facts';
 import { newId } from '../../src/shared/ids';
-import { mergeStep, purgeStep, RECALL_INDEXES } from '../../src/main/memory/recall/index-maintenance';
+import { mergeStep, purgeStep, RECALL_INDEXES } from '../../src/main/store/recall-index';
 import { forgetSession } from '../../src/main/memory/forget';
 import { planWikiForget, cleanWikiAfterForget } from '../../src/main/dream/forget-pages';
 import { sessionSourceSlug } from '../../src/main/dream/source-page';

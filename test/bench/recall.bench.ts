@@ -24,7 +24,7 @@ import { insertFactForSeeding } from '../../src/main/store/facts';
 import type { Confidence, FactKind, Scope } from '../../src/shared/domain';
 import { createReadLane } from '../../src/main/workers/read-lane';
 import { normalizeWorkspacePath } from '../../src/main/memory/workspace-path';
-import { mergeStep } from '../../src/main/memory/recall/index-maintenance';
+import { mergeStep } from '../../src/main/store/recall-index';
 
 const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n <= Number(process.env.RECALL_BENCH_MAX ?? 1_000_000));
 const MESSAGES = Number(process.env.RECALL_BENCH_MESSAGES ?? 1_000_000);

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { openTestEngine } from '../helpers/home';
 import { truncateWal, writeTx } from '../../src/main/store/db';
-import { purgeStep } from '../../src/main/memory/recall/index-maintenance';
+import { purgeStep } from '../../src/main/store/recall-index';
 import { recordFact } from '../../src/main/store/facts';
 import { coerceScope, resolveScopes } from '../../src/main/memory/scope';
 import { forgetSession } from '../../src/main/memory/forget';

@@ -2,7 +2,7 @@ import { normalizeToken } from '../../src/main/text/tokenize';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
 import { CommandError } from '../../src/shared/errors';
-import { pendingPurges, purgeStep } from '../../src/main/memory/recall/index-maintenance';
+import { pendingPurges, purgeStep } from '../../src/main/store/recall-index';
 
 /**
  * People correcting memory: edits (text, kind, scope, confidence) with history and re-indexing,

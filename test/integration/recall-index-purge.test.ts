@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
-import { pendingPurges, purgeStep } from '../../src/main/memory/recall/index-maintenance';
+import { pendingPurges, purgeStep } from '../../src/main/store/recall-index';
 
 /** Forget queues the fact-index deletes; the fact is unfindable at once and the tokens go right after. */
 describe('deferred purge of forgotten facts from the recall index', () => {

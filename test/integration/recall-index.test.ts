@@ -1,12 +1,8 @@
 import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
-import {
-  mergeStep,
-  pendingPurges,
-  purgeStep,
-  RecallIndexMaintenance,
-} from '../../src/main/memory/recall/index-maintenance';
+import { RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
+import { mergeStep, pendingPurges, purgeStep } from '../../src/main/store/recall-index';
 
 let t: TestEngine;
 beforeEach(() => {

@@ -3,7 +3,7 @@ import type { SessionScopes } from './scope';
 import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { scopeTag } from '../store/index-tags';
 import { STOP_WORDS, rawTokens, surfaceForms } from '../text/tokenize';
-import { inverseDocumentFrequency, saturation } from './recall/rank';
+import { inverseDocumentFrequency, saturation } from '../text/bm25';
 import {
   neighbourTurns,
   scopeSessions,

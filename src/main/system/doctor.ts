@@ -8,7 +8,7 @@ import { currentNativeBinding, sqliteVersion } from '../store/db';
 import { extractionStateCounts } from '../store/extraction-states';
 import { migrations } from '../store/migrations';
 import { schemaVersion } from '../store/migrate';
-import { pendingPurges } from '../memory/recall/index-maintenance';
+import { pendingPurges } from '../store/recall-index';
 import { legacyImportPending } from '../memory/legacy-import';
 import { countPendingExtraction } from '../store/imports';
 import { countLegacyImportedSessions } from '../store/legacy-import-sessions';

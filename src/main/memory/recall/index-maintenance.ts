@@ -1,9 +1,6 @@
 import type { EngineBase } from '../../engine-parts';
 import { truncateWal, writeTx, type Db } from '../../store/db';
 import { mergeStep, pendingPurges, purgeStep, PURGE_PER_STEP, RECALL_INDEXES } from '../../store/recall-index';
-
-// The index steps live with the rest of the SQL in the store; callers import them from here too.
-export { mergeStep, pendingPurges, purgeStep, RECALL_INDEXES } from '../../store/recall-index';
 import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/forget-follow-ups';
 
 /**

@@ -2,8 +2,6 @@ import type { Confidence, Scope } from '../../../shared/domain';
 import { STOP_WORDS, rawTokens, normalizeToken } from '../../text/tokenize';
 import { inverseDocumentFrequency, saturation } from '../../text/bm25';
 
-export { BM25_B, BM25_K1, inverseDocumentFrequency, saturation } from '../../text/bm25';
-
 /**
  * Term weighting shared by every lexical search (facts, wiki pages, dialogue): Okapi BM25.
  *

@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { openTestEngine, tempHome } from '../helpers/home';
 import { openWriter, truncateWal, writeTx, type Db } from '../../src/main/store/db';
 import { insertFactForSeeding } from '../../src/main/store/facts';
+import { evidenceSessionRef } from '../../src/main/store/evidence-sessions';
 import { newId } from '../../src/shared/ids';
 import { mergeStep, purgeStep, RECALL_INDEXES } from '../../src/main/store/recall-index';
 import { forgetSession } from '../../src/main/memory/forget';
@@ -171,7 +172,7 @@ async function main() {
     for (let i = 0; i < 100; i++) m.run(newId(), victim, i + 1, `Zanzibarite ledger entry ${i}`);
     for (let i = 0; i < 50; i++) {
       db.prepare(
-        `INSERT INTO memory_fact_evidence (fact_seq, session_id, message_id, created_at, last_seen_at) VALUES (?, ?, NULL, 1, 1)`,
+        `INSERT INTO memory_fact_evidence_rows (fact_seq, session_ref, message_id, created_at, last_seen_at) VALUES (?, ?, NULL, 1, 1)`,
       ).run(
         insertFactForSeeding(db, {
           id: newId(),
@@ -188,7 +189,7 @@ async function main() {
           lastSeenAt: 1,
           updatedAt: 1,
         }),
-        victim,
+        evidenceSessionRef(db, victim),
       );
     }
   });

@@ -20,8 +20,9 @@ const visible = DREAM_VISIBLE_SQL.replace(
 );
 
 const newestEvidence = (session: string) =>
-  `(SELECT e.last_seen_at FROM memory_fact_evidence e INDEXED BY memory_fact_evidence_session_seen
-     WHERE e.session_id = ${session} ORDER BY e.last_seen_at DESC LIMIT 1)`;
+  `(SELECT e.last_seen_at FROM memory_fact_evidence_rows e INDEXED BY memory_fact_evidence_session_seen
+     WHERE e.session_ref = (SELECT ref FROM memory_evidence_sessions WHERE session_id = ${session})
+     ORDER BY e.last_seen_at DESC LIMIT 1)`;
 
 /**
  * The newest evidence of a session's team members and side chats (transitively): it counts as

@@ -3,6 +3,7 @@ import { CONFIDENCE_RANK, type Confidence, type FactKind, type FactRecallMode, t
 import type { FactRecord } from '../../shared/schemas';
 import { CommandError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
+import { evidenceSessionRef } from './evidence-sessions';
 import { factKeyOfFolded, foldForKey, normalizeFactText } from '../text/fact-text';
 import { factIndexTerms } from '../text/fact-index';
 import { findFolded, getFactRow, insertFactRow, scopeIdFor, toFact, type FactRow } from './facts';
@@ -98,8 +99,8 @@ function mergeFacts(db: Db, from: FactRow, into: FactRow, edit: FactEdit, actor:
   writeHistory(db, into, 'merge', actor, now, `merged with fact ${from.id}`, from.text);
   db.prepare('UPDATE memory_fact_history SET fact_seq = ? WHERE fact_seq = ?').run(into.seq, from.seq);
   db.prepare(
-    `INSERT OR IGNORE INTO memory_fact_evidence (fact_seq, session_id, message_id, created_at, last_seen_at)
-     SELECT ?, session_id, message_id, created_at, last_seen_at FROM memory_fact_evidence WHERE fact_seq = ?`,
+    `INSERT OR IGNORE INTO memory_fact_evidence_rows (fact_seq, session_ref, message_id, created_at, last_seen_at)
+     SELECT ?, session_ref, message_id, created_at, last_seen_at FROM memory_fact_evidence_rows WHERE fact_seq = ?`,
   ).run(into.seq, from.seq);
   const wanted = edit.confidence ?? from.confidence;
   const confidence = CONFIDENCE_RANK[wanted] > CONFIDENCE_RANK[into.confidence] ? wanted : into.confidence;
@@ -108,7 +109,7 @@ function mergeFacts(db: Db, from: FactRow, into: FactRow, edit: FactEdit, actor:
   return db
     .prepare(
       `UPDATE memory_facts SET kind = ?, confidence = ?, recall = ?, updated_at = ?,
-         reinforcement = (SELECT count(*) FROM memory_fact_evidence WHERE fact_seq = ?)
+         reinforcement = (SELECT count(*) FROM memory_fact_evidence_rows WHERE fact_seq = ?)
        WHERE seq = ? RETURNING *`,
     )
     .get(edit.kind ?? into.kind, confidence, recall, now, into.seq, into.seq) as FactRow;
@@ -266,9 +267,9 @@ export function createManualFact(
   const seq = insertFactRow(db, fact, scopeId, factKeyOfFolded(folded));
   if (input.sessionId) {
     db.prepare(
-      `INSERT INTO memory_fact_evidence (fact_seq, session_id, message_id, created_at, last_seen_at)
+      `INSERT INTO memory_fact_evidence_rows (fact_seq, session_ref, message_id, created_at, last_seen_at)
        VALUES (?, ?, NULL, ?, ?)`,
-    ).run(seq, input.sessionId, now, now);
+    ).run(seq, evidenceSessionRef(db, input.sessionId), now, now);
   }
   const row = db.prepare('SELECT * FROM memory_facts WHERE seq = ?').get(seq) as FactRow;
   writeHistory(db, row, 'create', options.actor, now);

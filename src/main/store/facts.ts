@@ -12,6 +12,7 @@ import {
 import type { EvidenceRecord, FactRecord } from '../../shared/schemas';
 import { factKeyOfFolded, foldForKey, normalizeFactText } from '../text/fact-text';
 import { factIndexTerms } from '../text/fact-index';
+import { evidenceSessionRef } from './evidence-sessions';
 
 export interface FactRow {
   /** Internal, stable, never reused: the recall-index rowid and the evidence key. */
@@ -25,7 +26,6 @@ export interface FactRow {
   normalized_key: number;
   confidence: Confidence;
   reinforcement: number;
-  status: 'active';
   origin: FactOrigin;
   requested_scope: Scope | null;
   coercion_reason: FactRecord['coercionReason'];
@@ -89,14 +89,15 @@ function prepare(db: Db) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     index: db.prepare('INSERT INTO memory_facts_fts (rowid, terms) VALUES (?, ?)'),
-    evidence: db.prepare('SELECT message_id FROM memory_fact_evidence WHERE fact_seq = ? AND session_id = ?'),
+    // Evidence rows name their session by ref (migration 103).
+    evidence: db.prepare('SELECT message_id FROM memory_fact_evidence_rows WHERE fact_seq = ? AND session_ref = ?'),
     insertEvidence: db.prepare(
-      `INSERT INTO memory_fact_evidence (fact_seq, session_id, message_id, created_at, last_seen_at)
+      `INSERT INTO memory_fact_evidence_rows (fact_seq, session_ref, message_id, created_at, last_seen_at)
        VALUES (?, ?, ?, ?, ?)`,
     ),
     refreshEvidence: db.prepare(
-      `UPDATE memory_fact_evidence SET last_seen_at = ?, message_id = COALESCE(message_id, ?)
-       WHERE fact_seq = ? AND session_id = ?`,
+      `UPDATE memory_fact_evidence_rows SET last_seen_at = ?, message_id = COALESCE(message_id, ?)
+       WHERE fact_seq = ? AND session_ref = ?`,
     ),
     observe: db.prepare(
       `UPDATE memory_facts SET reinforcement = reinforcement + ?, confidence = ?, last_seen_at = ?,
@@ -195,6 +196,7 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
   const folded = foldForKey(text);
   const scopeId = scopeIdOf(st, o.target.scope, o.target.key);
   const key = factKeyOfFolded(folded);
+  const sessionRef = evidenceSessionRef(db, o.sessionId);
   const row = (st.find.all(scopeId, key) as FactRow[]).find((r) => foldForKey(r.text) === folded);
   if (!row) {
     const fact: FactRecord = {
@@ -215,14 +217,14 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
       updatedAt: now,
     };
     const seq = writeFactRow(st, fact, scopeId, key);
-    st.insertEvidence.run(seq, o.sessionId, o.messageId, now, now);
+    st.insertEvidence.run(seq, sessionRef, o.messageId, now, now);
     return { fact, created: true, reinforced: false, unchanged: false };
   }
 
   const confidence = CONFIDENCE_RANK[o.confidence] > CONFIDENCE_RANK[row.confidence] ? o.confidence : row.confidence;
-  const existing = st.evidence.get(row.seq, o.sessionId) as { message_id: string | null } | undefined;
+  const existing = st.evidence.get(row.seq, sessionRef) as { message_id: string | null } | undefined;
   if (!existing) {
-    st.insertEvidence.run(row.seq, o.sessionId, o.messageId, now, now);
+    st.insertEvidence.run(row.seq, sessionRef, o.messageId, now, now);
     const updated = st.observe.get(1, confidence, now, 1, confidence, now, row.seq) as FactRow;
     return { fact: toFact(updated), created: false, reinforced: true, unchanged: false };
   }
@@ -230,7 +232,7 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
   if (sameEvidence && confidence === row.confidence) {
     return { fact: toFact(row), created: false, reinforced: false, unchanged: true };
   }
-  if (!sameEvidence) st.refreshEvidence.run(now, o.messageId, row.seq, o.sessionId);
+  if (!sameEvidence) st.refreshEvidence.run(now, o.messageId, row.seq, sessionRef);
   const updated = st.observe.get(0, confidence, now, 0, confidence, now, row.seq) as FactRow;
   return { fact: toFact(updated), created: false, reinforced: false, unchanged: false };
 }

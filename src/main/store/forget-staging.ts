@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { evidenceSessionRef } from './evidence-sessions';
 import type { Scope } from '../../shared/domain';
 
 /**
@@ -117,19 +118,21 @@ export function applyStaged(db: Db, lead: string | null): void {
   if (lead) {
     // The lead's team keeps what it learned: it takes over the evidence (the message is forgotten).
     db.prepare(
-      `INSERT INTO memory_fact_evidence (fact_seq, session_id, message_id, created_at, last_seen_at)
-       SELECT t.seq, @lead, NULL,
+      `INSERT INTO memory_fact_evidence_rows (fact_seq, session_ref, message_id, created_at, last_seen_at)
+       SELECT t.seq, @leadRef, NULL,
               (SELECT min(e.created_at) FROM memory_fact_evidence e
                 WHERE e.fact_seq = t.seq AND e.session_id IN (SELECT id FROM forget_sessions)),
               (SELECT max(e.last_seen_at) FROM memory_fact_evidence e
                 WHERE e.fact_seq = t.seq AND e.session_id IN (SELECT id FROM forget_sessions))
        FROM forget_fact_seqs t WHERE t.handed = 1`,
-    ).run({ lead });
+    ).run({ leadRef: evidenceSessionRef(db, lead) });
     // The lead's source page cites the member's messages: Dream rewrites it on its next run.
     db.prepare('UPDATE dream_log SET evidence_at = NULL WHERE session_id = ?').run(lead);
   }
   db.exec(`
-    DELETE FROM memory_fact_evidence WHERE session_id IN (SELECT id FROM forget_sessions);
+    DELETE FROM memory_fact_evidence_rows WHERE session_ref IN (
+      SELECT ref FROM memory_evidence_sessions WHERE session_id IN (SELECT id FROM forget_sessions));
+    DELETE FROM memory_evidence_sessions WHERE session_id IN (SELECT id FROM forget_sessions);
     DELETE FROM memory_facts WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors = 0);
     UPDATE memory_facts SET reinforcement = (SELECT survivors FROM forget_fact_seqs t WHERE t.seq = memory_facts.seq)
       WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors > 0);

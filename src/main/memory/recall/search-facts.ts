@@ -99,7 +99,7 @@ export function searchFacts(
       db,
       `SELECT f.seq, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
        FROM memory_facts f
-       WHERE f.seq IN (SELECT value FROM json_each(?)) AND f.status = 'active' AND ${RECALLABLE}`,
+       WHERE f.seq IN (SELECT value FROM json_each(?)) AND ${RECALLABLE}`,
     ).all(JSON.stringify(rowids)) as FactRow[]
   ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
 

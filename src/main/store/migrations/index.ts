@@ -21,6 +21,7 @@ import * as extractionRuns from './081-extraction-runs';
 import * as conversationImports from './100-conversation-imports';
 import * as importDialogueIndex from './101-import-dialogue-index';
 import * as scopedFactIndex from './102-scoped-fact-index';
+import * as compactFactEvidence from './103-compact-fact-evidence';
 
 export interface Migration {
   version: number;
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   { version: 100, name: 'conversation-imports', up: conversationImports.up },
   { version: 101, name: 'import-dialogue-index', up: importDialogueIndex.up },
   { version: 102, name: 'scoped-fact-index', up: scopedFactIndex.up },
+  { version: 103, name: 'compact-fact-evidence', up: compactFactEvidence.up },
 ];

@@ -1,6 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { Scope } from '../../src/shared/domain';
-import { factKeyOfFolded, foldForKey } from '../../src/main/text/fact-text';
+import { createHash } from 'node:crypto';
+import { foldForKey } from '../../src/main/text/fact-text';
+
+/** The dedupe key schemas 50 to 103 stored: the first 52 bits of sha256 of the folded text. */
+export function oldFactKey(text: string): number {
+  const digest = createHash('sha256').update(foldForKey(text)).digest();
+  return digest.readUIntBE(0, 6) * 16 + (digest[6]! >> 4);
+}
 
 /**
  * A fact written the way versions with schema 50 to 101 wrote one (a tag column and the raw text
@@ -22,8 +29,7 @@ export function writeOldFact(
            origin, first_seen_at, last_seen_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'medium', 1, 'extraction', ?, ?, ?)`,
       )
-      .run(f.id, scopeId, f.scope, f.key, f.kind, f.text, factKeyOfFolded(foldForKey(f.text)), f.now, f.now, f.now)
-      .lastInsertRowid,
+      .run(f.id, scopeId, f.scope, f.key, f.kind, f.text, oldFactKey(f.text), f.now, f.now, f.now).lastInsertRowid,
   );
   const tag = 's' + Buffer.from(`${f.scope}:${f.key}`, 'utf8').toString('hex');
   db.prepare('INSERT INTO memory_facts_fts (rowid, tag, text) VALUES (?, ?, ?)').run(seq, tag, f.text);

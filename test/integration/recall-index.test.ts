@@ -72,8 +72,10 @@ describe('recall index maintenance', () => {
     expect(counts()).toEqual({ facts: 1 });
     expect(await find('blue green fridays')).toBe(1);
     // Public id and seq (the evidence and index key) never change.
-    expect(() => db.prepare("UPDATE memory_facts SET id = 'other' WHERE id = ?").run(f.fact.id)).toThrow(/immutable/);
-    expect(() => db.prepare('UPDATE memory_facts SET seq = seq + 1000 WHERE id = ?').run(f.fact.id)).toThrow(
+    expect(() => db.prepare("UPDATE memory_fact_rows SET id = 'other' WHERE id = ?").run(f.fact.id)).toThrow(
+      /immutable/,
+    );
+    expect(() => db.prepare('UPDATE memory_fact_rows SET seq = seq + 1000 WHERE id = ?').run(f.fact.id)).toThrow(
       /immutable/,
     );
     // An edit through the store rewrites the index row: old words gone, new words found.
@@ -87,7 +89,7 @@ describe('recall index maintenance', () => {
         .prepare(`SELECT count(*) AS n FROM memory_facts_fts WHERE memory_facts_fts MATCH '"monday"* OR "friday"*'`)
         .get();
     expect(indexed()).toEqual({ n: 1 });
-    db.prepare('DELETE FROM memory_facts WHERE id = ?').run(f.fact.id);
+    db.prepare('DELETE FROM memory_fact_rows WHERE id = ?').run(f.fact.id);
     expect(counts()).toBeUndefined();
     expect(await find('canary mondays')).toBe(0);
     expect(pendingPurges(db)).toBe(1);

@@ -61,13 +61,13 @@ describe('facts, dedup and reinforcement', () => {
       scope: 'project',
       text: 'Deploys run on the blue cluster',
     });
-    // Give a second row in the scope the 52-bit key that "green" hashes to, as a collision would.
+    // Give a second row in the scope the 31-bit key that "green" hashes to, as a collision would.
     const greenKey = factKeyOfFolded(foldForKey('Deploys run on the green cluster'));
     t.engine.db
       .prepare(
-        `INSERT INTO memory_facts (id, scope_id, scope, scope_key, kind, text, normalized_key, reinforcement, first_seen_at, last_seen_at, updated_at)
-         SELECT 'collides', scope_id, scope, scope_key, kind, 'Deploys run on the red cluster', ?, 1, 1, 1, 1
-         FROM memory_facts WHERE id = ?`,
+        `INSERT INTO memory_fact_rows (id, scope_id, kind, text, normalized_key, reinforcement, first_seen_at, last_seen_at, updated_at)
+         SELECT 'collides', scope_id, kind, 'Deploys run on the red cluster', ?, 1, 1, 1, 1
+         FROM memory_fact_rows WHERE id = ?`,
       )
       .run(greenKey, blue.fact.id);
     const green = await t.run('facts.add', {

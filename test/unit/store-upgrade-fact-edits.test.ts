@@ -73,7 +73,7 @@ describe('upgrading a store to fact edits (migrations 80, 81)', () => {
     expect(getFact(db, ids[1]!)?.recall).toBe('paused');
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
     // id and seq stay immutable.
-    expect(() => db.prepare("UPDATE memory_facts SET id = 'x' WHERE id = ?").run(ids[1])).toThrow(/immutable/);
+    expect(() => db.prepare("UPDATE memory_fact_rows SET id = 'x' WHERE id = ?").run(ids[1])).toThrow(/immutable/);
     db.close();
   });
 });

@@ -4,6 +4,7 @@ import type { FactRecord } from '../../shared/schemas';
 import { CommandError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { evidenceSessionRef } from './evidence-sessions';
+import { confidenceCode, kindCode } from './fact-codes';
 import { factKeyOfFolded, foldForKey, normalizeFactText } from '../text/fact-text';
 import { factIndexTerms } from '../text/fact-index';
 import { findFolded, getFactRow, insertFactRow, scopeIdFor, toFact, type FactRow } from './facts';
@@ -105,15 +106,18 @@ function mergeFacts(db: Db, from: FactRow, into: FactRow, edit: FactEdit, actor:
   const wanted = edit.confidence ?? from.confidence;
   const confidence = CONFIDENCE_RANK[wanted] > CONFIDENCE_RANK[into.confidence] ? wanted : into.confidence;
   const recall = into.recall === 'normal' ? from.recall : into.recall;
-  db.prepare('DELETE FROM memory_facts WHERE seq = ?').run(from.seq);
-  return db
-    .prepare(
-      `UPDATE memory_facts SET kind = ?, confidence = ?, recall = ?, updated_at = ?,
-         reinforcement = (SELECT count(*) FROM memory_fact_evidence_rows WHERE fact_seq = ?)
-       WHERE seq = ? RETURNING *`,
-    )
-    .get(edit.kind ?? into.kind, confidence, recall, now, into.seq, into.seq) as FactRow;
+  db.prepare('DELETE FROM memory_fact_rows WHERE seq = ?').run(from.seq);
+  db.prepare(
+    `UPDATE memory_fact_rows SET kind = ?, confidence = ?, recall = ?, updated_at = ?,
+       reinforcement = (SELECT count(*) FROM memory_fact_evidence_rows WHERE fact_seq = ?)
+     WHERE seq = ?`,
+  ).run(kindCode(edit.kind ?? into.kind), confidenceCode(confidence), recall, now, into.seq, into.seq);
+  return factRowAt(db, into.seq);
 }
+
+/** The fact at a seq as the memory_facts view reads it (writes go to memory_fact_rows, migration 104). */
+const factRowAt = (db: Db, seq: number): FactRow =>
+  db.prepare('SELECT * FROM memory_facts WHERE seq = ?').get(seq) as FactRow;
 
 /** The fact as the edit would leave it. */
 function editedValues(row: FactRow, edit: FactEdit) {
@@ -143,31 +147,27 @@ const conflictWith = (twin: FactRow, next: Edited) =>
 
 /** Writes the edited row, then its index row and scope counts when the words or the scope moved. */
 function applyEdit(db: Db, row: FactRow, next: Edited, scopeId: number, folded: string, now: number): FactRow {
-  const updated = db
-    .prepare(
-      `UPDATE memory_facts SET text = ?, kind = ?, confidence = ?, scope_id = ?, scope = ?, scope_key = ?,
-         normalized_key = ?, updated_at = ?,
-         requested_scope = CASE WHEN ? THEN NULL ELSE requested_scope END,
-         coercion_reason = CASE WHEN ? THEN NULL ELSE coercion_reason END
-       WHERE seq = ? RETURNING *`,
-    )
-    .get(
-      next.text,
-      next.kind,
-      next.confidence,
-      scopeId,
-      next.scope,
-      next.key,
-      factKeyOfFolded(folded),
-      now,
-      // A person placed the fact: the extractor's coercion note no longer describes it.
-      next.moved ? 1 : 0,
-      next.moved ? 1 : 0,
-      row.seq,
-    ) as FactRow;
+  db.prepare(
+    `UPDATE memory_fact_rows SET text = ?, kind = ?, confidence = ?, scope_id = ?,
+       normalized_key = ?, updated_at = ?,
+       requested_scope = CASE WHEN ? THEN NULL ELSE requested_scope END,
+       coercion_reason = CASE WHEN ? THEN NULL ELSE coercion_reason END
+     WHERE seq = ?`,
+  ).run(
+    next.text,
+    kindCode(next.kind),
+    confidenceCode(next.confidence),
+    scopeId,
+    factKeyOfFolded(folded),
+    now,
+    // A person placed the fact: the extractor's coercion note no longer describes it.
+    next.moved ? 1 : 0,
+    next.moved ? 1 : 0,
+    row.seq,
+  );
   if (next.moved) moveScopeCount(db, row.scope_id, scopeId);
   if (next.moved || next.textChanged) reindex(db, row.seq, scopeId, next.text);
-  return updated;
+  return factRowAt(db, row.seq);
 }
 
 /**
@@ -219,8 +219,8 @@ export function setRecallMode(
   const change = RECALL_CHANGE[row.recall][mode];
   if (!change) return { fact: toFact(row), changed: false };
   writeHistory(db, row, change, options.actor, options.now);
-  const updated = db.prepare('UPDATE memory_facts SET recall = ? WHERE seq = ? RETURNING *').get(mode, row.seq);
-  return { fact: toFact(updated as FactRow), changed: true };
+  db.prepare('UPDATE memory_fact_rows SET recall = ? WHERE seq = ?').run(mode, row.seq);
+  return { fact: toFact(factRowAt(db, row.seq)), changed: true };
 }
 
 export interface ManualFact {

@@ -5,13 +5,14 @@ import { toFact, type FactRow } from './facts';
 import { normalizeToken, rawTokens, STOP_WORDS } from '../text/tokenize';
 import { factToken, quoteToken } from '../text/fact-index';
 import { inverseDocumentFrequency, saturation } from '../text/bm25';
+import { scopeColumn, totalFacts, walkSortIndex } from './fact-order';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency', 'relevance'] as const;
 export type FactSort = (typeof FACT_SORTS)[number];
 
 const sortExpr: Record<Exclude<FactSort, 'relevance'>, string> = {
   reinforcement: 'f.reinforcement',
-  confidence: "(CASE f.confidence WHEN 'high' THEN 2 WHEN 'medium' THEN 1 ELSE 0 END)",
+  confidence: 'f.confidence_rank',
   recency: 'f.updated_at',
 };
 
@@ -65,13 +66,35 @@ export function decodeFactCursor(cursor: string): [number, number] | null {
   return v && Number.isSafeInteger(v[1]) ? [v[0] as number, v[1] as number] : null;
 }
 
-/** Restricts `f` to the scopes matching scope and/or key, through memory_scopes' unique index. */
-function scopeCondition(scope: Scope | undefined, scopeKey: string | undefined): string | null {
+/** The memory_scopes rows matching scope and/or key (a WHERE clause, or null for every scope). */
+function scopeLookup(scope: Scope | undefined, scopeKey: string | undefined): string | null {
   if (!scope && scopeKey === undefined) return null;
   const conditions = [scope && 'scope = @scope', scopeKey !== undefined && 'scope_key = @scopeKey'].filter(Boolean);
-  const lookup = `SELECT id FROM memory_scopes WHERE ${conditions.join(' AND ')}`;
-  // One scope is an equality, so SQLite walks that scope's sort index in order.
-  return scope && scopeKey !== undefined ? `f.scope_id = (${lookup})` : `f.scope_id IN (${lookup})`;
+  return conditions.join(' AND ');
+}
+
+/**
+ * Restricts `f` to the scopes matching scope and/or key, through memory_scopes' unique index.
+ * `walk` (see fact-order.ts) hides scope_id from the planner so it reads the sort index in order.
+ */
+function scopeCondition(scope: Scope | undefined, scopeKey: string | undefined, walk = false): string | null {
+  const where = scopeLookup(scope, scopeKey);
+  if (!where) return null;
+  const lookup = `SELECT id FROM memory_scopes WHERE ${where}`;
+  const column = scopeColumn(walk);
+  return scope && scopeKey !== undefined ? `${column} = (${lookup})` : `${column} IN (${lookup})`;
+}
+
+/** Whether a sorted page of the filter's scopes walks the store-wide sort index (fact-order.ts). */
+function walksSortIndex(db: Db, f: FactListFilter): boolean {
+  const where = scopeLookup(f.scope, f.scopeKey);
+  if (!where) return false;
+  const inScope = (
+    db
+      .prepare(`SELECT COALESCE(sum(facts), 0) AS n FROM memory_scopes WHERE ${where}`)
+      .get({ scope: f.scope, scopeKey: f.scopeKey }) as { n: number }
+  ).n;
+  return walkSortIndex(inScope, totalFacts(db), f.limit + 1);
 }
 
 interface Conditions {
@@ -84,10 +107,10 @@ interface Conditions {
 }
 
 /** The WHERE terms every filter but the cursor adds; shared by the list and its count. */
-function filterConditions(db: Db, f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>): Conditions {
+function filterConditions(db: Db, f: Omit<FactListFilter, 'sort' | 'cursor' | 'limit'>, walk = false): Conditions {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
-  const inScope = scopeCondition(f.scope, f.scopeKey);
+  const inScope = scopeCondition(f.scope, f.scopeKey, walk);
   if (inScope) {
     where.push(inScope);
     params.scope = f.scope;
@@ -131,7 +154,8 @@ type SortedRow = FactRow & { sort_value: number };
  * Relevance ranks a bounded set of candidates (see relevanceRows).
  */
 export function listFacts(db: Db, f: FactListFilter): FactPage {
-  const { where, params, match, textWhere } = filterConditions(db, f);
+  const sorted = f.sort !== 'relevance' || !f.text;
+  const { where, params, match, textWhere } = filterConditions(db, f, sorted && walksSortIndex(db, f));
   const cursor = f.cursor ? decodeFactCursor(f.cursor) : null;
   let rows: SortedRow[];
   if (f.sort === 'relevance' && match !== null) {
@@ -262,5 +286,5 @@ function textMatch(text: string, scopeId: number | null): TextMatch | null {
 }
 
 export function countFacts(db: Db): number {
-  return (db.prepare('SELECT count(*) AS n FROM memory_facts').get() as { n: number }).n;
+  return (db.prepare('SELECT count(*) AS n FROM memory_fact_rows').get() as { n: number }).n;
 }

@@ -13,6 +13,7 @@ import type { EvidenceRecord, FactRecord } from '../../shared/schemas';
 import { factKeyOfFolded, foldForKey, normalizeFactText } from '../text/fact-text';
 import { factIndexTerms } from '../text/fact-index';
 import { evidenceSessionRef } from './evidence-sessions';
+import { confidenceCode, kindCode, originCode } from './fact-codes';
 
 export interface FactRow {
   /** Internal, stable, never reused: the recall-index rowid and the evidence key. */
@@ -81,12 +82,13 @@ function prepare(db: Db) {
     insertScope: db.prepare('INSERT INTO memory_scopes (scope, scope_key) VALUES (?, ?)'),
     countFact: db.prepare('UPDATE memory_scopes SET facts = facts + 1 WHERE id = ?'),
     find: db.prepare('SELECT * FROM memory_facts WHERE scope_id = ? AND normalized_key = ?'),
+    // Writes go to the table behind the memory_facts view, with stored codes (migration 104).
     // No RETURNING: the caller has every value already, and RETURNING costs a row re-read.
     // Positional parameters: binding a dozen by name costs more than the insert's B-tree work.
     insert: db.prepare(
-      `INSERT INTO memory_facts (id, scope_id, scope, scope_key, kind, text, normalized_key, confidence, reinforcement,
+      `INSERT INTO memory_fact_rows (id, scope_id, kind, text, normalized_key, confidence, reinforcement,
          origin, requested_scope, coercion_reason, first_seen_at, last_seen_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     index: db.prepare('INSERT INTO memory_facts_fts (rowid, terms) VALUES (?, ?)'),
     // Evidence rows name their session by ref (migration 103).
@@ -100,10 +102,11 @@ function prepare(db: Db) {
        WHERE fact_seq = ? AND session_ref = ?`,
     ),
     observe: db.prepare(
-      `UPDATE memory_facts SET reinforcement = reinforcement + ?, confidence = ?, last_seen_at = ?,
+      `UPDATE memory_fact_rows SET reinforcement = reinforcement + ?, confidence = ?, last_seen_at = ?,
          updated_at = CASE WHEN ? OR confidence != ? THEN ? ELSE updated_at END
-       WHERE seq = ? RETURNING *`,
+       WHERE seq = ?`,
     ),
+    bySeq: db.prepare('SELECT * FROM memory_facts WHERE seq = ?'),
     byId: db.prepare('SELECT * FROM memory_facts WHERE id = ?'),
   };
 }
@@ -130,14 +133,12 @@ function writeFactRow(st: Statements, fact: Omit<FactRecord, 'recall'>, scopeId:
     st.insert.run(
       fact.id,
       scopeId,
-      fact.scope,
-      fact.scopeKey,
-      fact.kind,
+      kindCode(fact.kind),
       fact.text,
       key,
-      fact.confidence,
+      confidenceCode(fact.confidence),
       fact.reinforcement,
-      fact.origin,
+      originCode(fact.origin),
       fact.requestedScope,
       fact.coercionReason,
       fact.firstSeenAt,
@@ -225,16 +226,21 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
   const existing = st.evidence.get(row.seq, sessionRef) as { message_id: string | null } | undefined;
   if (!existing) {
     st.insertEvidence.run(row.seq, sessionRef, o.messageId, now, now);
-    const updated = st.observe.get(1, confidence, now, 1, confidence, now, row.seq) as FactRow;
-    return { fact: toFact(updated), created: false, reinforced: true, unchanged: false };
+    return { fact: observe(st, row.seq, 1, confidence, now), created: false, reinforced: true, unchanged: false };
   }
   const sameEvidence = existing.message_id === o.messageId || o.messageId === null;
   if (sameEvidence && confidence === row.confidence) {
     return { fact: toFact(row), created: false, reinforced: false, unchanged: true };
   }
   if (!sameEvidence) st.refreshEvidence.run(now, o.messageId, row.seq, sessionRef);
-  const updated = st.observe.get(0, confidence, now, 0, confidence, now, row.seq) as FactRow;
-  return { fact: toFact(updated), created: false, reinforced: false, unchanged: false };
+  return { fact: observe(st, row.seq, 0, confidence, now), created: false, reinforced: false, unchanged: false };
+}
+
+/** Raises reinforcement by `added` and confidence to `confidence`; the fact as it now reads. */
+function observe(st: Statements, seq: number, added: 0 | 1, confidence: Confidence, now: number): FactRecord {
+  const code = confidenceCode(confidence);
+  st.observe.run(added, code, now, added, code, now, seq);
+  return toFact(st.bySeq.get(seq) as FactRow);
 }
 
 export function getFact(db: Db, id: string): FactRecord | undefined {

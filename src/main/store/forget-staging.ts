@@ -133,8 +133,8 @@ export function applyStaged(db: Db, lead: string | null): void {
     DELETE FROM memory_fact_evidence_rows WHERE session_ref IN (
       SELECT ref FROM memory_evidence_sessions WHERE session_id IN (SELECT id FROM forget_sessions));
     DELETE FROM memory_evidence_sessions WHERE session_id IN (SELECT id FROM forget_sessions);
-    DELETE FROM memory_facts WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors = 0);
-    UPDATE memory_facts SET reinforcement = (SELECT survivors FROM forget_fact_seqs t WHERE t.seq = memory_facts.seq)
+    DELETE FROM memory_fact_rows WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors = 0);
+    UPDATE memory_fact_rows SET reinforcement = (SELECT survivors FROM forget_fact_seqs t WHERE t.seq = memory_fact_rows.seq)
       WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors > 0);
     DELETE FROM dream_log WHERE session_id IN (SELECT id FROM forget_sessions);
     DELETE FROM session_messages WHERE session_id IN (SELECT id FROM forget_sessions);
@@ -158,5 +158,5 @@ export function factSeqOf(db: Db, factId: string): number | undefined {
 
 /** Deletes one fact row; rows referencing it follow the schema's ON DELETE rules and triggers. */
 export function deleteFact(db: Db, factId: string): void {
-  db.prepare('DELETE FROM memory_facts WHERE id = ?').run(factId);
+  db.prepare('DELETE FROM memory_fact_rows WHERE id = ?').run(factId);
 }

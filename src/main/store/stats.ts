@@ -35,7 +35,7 @@ export function totals(db: Db) {
   const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
   return {
     facts: n('SELECT COALESCE(sum(facts), 0) AS n FROM memory_scopes'),
-    evidence: n('SELECT count(*) AS n FROM memory_fact_evidence'),
+    evidence: n('SELECT count(*) AS n FROM memory_fact_evidence_rows'),
     sessions: n('SELECT count(*) AS n FROM sessions'),
     messages: n('SELECT count(*) AS n FROM session_messages'),
   };
@@ -57,7 +57,7 @@ export function factsByKind(db: Db): { kind: FactKind; facts: number }[] {
 /** Pinned and paused counts come from their partial index; normal is the rest. */
 export function factsByRecall(db: Db, total: number): { recall: FactRecallMode; facts: number }[] {
   const rows = db
-    .prepare("SELECT recall, count(*) AS facts FROM memory_facts WHERE recall != 'normal' GROUP BY recall")
+    .prepare("SELECT recall, count(*) AS facts FROM memory_fact_rows WHERE recall != 'normal' GROUP BY recall")
     .all() as { recall: FactRecallMode; facts: number }[];
   const pinned = rows.find((r) => r.recall === 'pinned')?.facts ?? 0;
   const paused = rows.find((r) => r.recall === 'paused')?.facts ?? 0;
@@ -69,12 +69,13 @@ export function factsByRecall(db: Db, total: number): { recall: FactRecallMode; 
 }
 
 export function growth(db: Db, w: DayWindow) {
-  const facts = perDay(db, 'memory_facts', 'first_seen_at', w);
-  const evidence = perDay(db, 'memory_fact_evidence', 'created_at', w);
+  // The tables behind the memory_facts and memory_fact_evidence views: counting needs no join.
+  const facts = perDay(db, 'memory_fact_rows', 'first_seen_at', w);
+  const evidence = perDay(db, 'memory_fact_evidence_rows', 'created_at', w);
   const sessions = perDay(db, 'sessions', 'created_at', w);
   let running = (
     db
-      .prepare('SELECT count(*) AS n FROM memory_facts WHERE first_seen_at < ?')
+      .prepare('SELECT count(*) AS n FROM memory_fact_rows WHERE first_seen_at < ?')
       .get(w.firstDay * DAY_MS - w.offsetMs) as { n: number }
   ).n;
   return Array.from({ length: w.days }, (_, i) => {

@@ -1,6 +1,7 @@
 import type { Db } from './db';
 import { toFact, type FactRow } from './facts';
 import { decodeFactCursor, encodeCursor, type FactPage, type FactSort } from './fact-queries';
+import { scopeColumn, totalFacts, walkSortIndex } from './fact-order';
 import type { FactKind, Scope } from '../../shared/domain';
 import type { FactRecord, ScopeRef } from '../../shared/schemas';
 
@@ -14,21 +15,21 @@ export interface VisibleFactFilter {
 
 export type VisibleFactSort = Exclude<FactSort, 'confidence' | 'relevance'>;
 
-/** Both orders are walked on an index per scope (memory_facts_scope_reinforcement, _scope_updated). */
+/** Both orders have a store-wide index (memory_facts_reinforcement, memory_facts_updated). */
 const sortExpr: Record<VisibleFactSort, string> = {
   reinforcement: 'f.reinforcement',
   recency: 'f.updated_at',
 };
 
 /**
- * Facts inside the given scopes only. Each scope is one indexed query (scope and key are
- * equality constraints, so no other scope's fact can reach the page or the cursor); each
- * returns at most one page in sort order and the pages are merged, so the cost is a page per
- * visible scope however large the project is.
+ * Facts inside the given scopes only. Each scope is one query (scope_id is an equality, so no
+ * other scope's fact can reach the page or the cursor) returning at most one page in sort order,
+ * read the cheaper way for the scope's size (fact-order.ts); the pages are merged, so the cost
+ * is bounded per visible scope however large the project is.
  */
 export function listVisibleFacts(db: Db, visible: ScopeRef[], f: VisibleFactFilter): FactPage {
   const expr = sortExpr[f.sort];
-  const where = ['f.scope_id = (SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?)'];
+  const where: string[] = [];
   const filters: unknown[] = [];
   if (f.kind) {
     where.push('f.kind = ?');
@@ -43,13 +44,22 @@ export function listVisibleFacts(db: Db, visible: ScopeRef[], f: VisibleFactFilt
     where.push(`(${expr}, f.seq) < (?, ?)`);
     filters.push(cursor[0], cursor[1]);
   }
-  const statement = db.prepare(
-    `SELECT f.*, ${expr} AS sort_value FROM memory_facts f WHERE ${where.join(' AND ')}
-     ORDER BY ${expr} DESC, f.seq DESC LIMIT ?`,
-  );
+  const prepare = (walk: boolean) =>
+    db.prepare(
+      `SELECT f.*, ${expr} AS sort_value FROM memory_facts f WHERE ${[`${scopeColumn(walk)} = ?`, ...where].join(' AND ')}
+       ORDER BY ${expr} DESC, f.seq DESC LIMIT ?`,
+    );
+  const statements = { walk: prepare(true), sort: prepare(false) };
+  const scopeRow = db.prepare('SELECT id, facts FROM memory_scopes WHERE scope = ? AND scope_key = ?');
+  const total = totalFacts(db);
   const distinct = [...new Map(visible.map((v) => [`${v.scope}\u0000${v.key}`, v])).values()];
   const rows = distinct
-    .flatMap((v) => statement.all(v.scope, v.key, ...filters, f.limit + 1) as (FactRow & { sort_value: number })[])
+    .flatMap((v) => {
+      const s = scopeRow.get(v.scope, v.key) as { id: number; facts: number } | undefined;
+      if (!s) return [];
+      const read = walkSortIndex(s.facts, total, f.limit + 1) ? statements.walk : statements.sort;
+      return read.all(s.id, ...filters, f.limit + 1) as (FactRow & { sort_value: number })[];
+    })
     .sort((a, b) => b.sort_value - a.sort_value || b.seq - a.seq);
   const more = rows.length > f.limit;
   const page = rows.slice(0, f.limit);

@@ -19,13 +19,13 @@ export function foldForKey(text: string): string {
 }
 
 /**
- * The lookup key of a fact within its scope, from its folded text (foldForKey): the first 52
- * bits (13 hex digits) of sha256, as an integer (exact in JavaScript and SQLite). An integer
- * key keeps the lookup index small (it is hit at random on every upsert); it is not unique, so
- * the store confirms a hit by comparing folded texts and a collision can never merge two facts.
+ * The lookup key of a fact within its scope, from its folded text (foldForKey): the first 31
+ * bits of sha256, as an integer (four bytes in a SQLite record). An integer key keeps the lookup
+ * index small (it is hit at random on every upsert); it is not unique, so the store confirms a
+ * hit by comparing folded texts and a collision can never merge two facts. Stores before
+ * migration 104 kept 52 bits; the migration shifted them down to these 31.
  */
 export function factKeyOfFolded(folded: string): number {
   // The one-shot hash costs half of a createHash/update/digest round on short texts.
-  const digest = hash('sha256', folded, 'buffer');
-  return digest.readUIntBE(0, 6) * 16 + (digest[6]! >> 4);
+  return hash('sha256', folded, 'buffer').readUInt32BE(0) >>> 1;
 }

@@ -22,6 +22,7 @@ import * as conversationImports from './100-conversation-imports';
 import * as importDialogueIndex from './101-import-dialogue-index';
 import * as scopedFactIndex from './102-scoped-fact-index';
 import * as compactFactEvidence from './103-compact-fact-evidence';
+import * as compactFactRows from './104-compact-fact-rows';
 
 export interface Migration {
   version: number;
@@ -62,4 +63,5 @@ export const migrations: Migration[] = [
   { version: 101, name: 'import-dialogue-index', up: importDialogueIndex.up },
   { version: 102, name: 'scoped-fact-index', up: scopedFactIndex.up },
   { version: 103, name: 'compact-fact-evidence', up: compactFactEvidence.up },
+  { version: 104, name: 'compact-fact-rows', up: compactFactRows.up },
 ];

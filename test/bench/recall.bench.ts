@@ -201,7 +201,7 @@ async function measureRecall(
 function makeQuery(db: Db, session: number): string {
   const project = `project-${session % PROJECTS}`;
   const row = db
-    .prepare(`SELECT text FROM memory_facts WHERE scope = 'project' AND scope_key = ? LIMIT 1 OFFSET ?`)
+    .prepare(`SELECT text FROM memory_facts WHERE scope = 'project' AND scope_key = ? ORDER BY seq LIMIT 1 OFFSET ?`)
     .get(project, pick(5)) as { text: string } | undefined;
   const words = row ? row.text.split(' ') : [];
   const chosen = Array.from({ length: Math.min(words.length, 2 + pick(3)) }, () => words[pick(words.length)]!);

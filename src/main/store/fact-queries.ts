@@ -6,13 +6,21 @@ import { normalizeToken, rawTokens, STOP_WORDS } from '../text/tokenize';
 import { factToken, quoteToken } from '../text/fact-index';
 import { inverseDocumentFrequency, saturation } from '../text/bm25';
 import { scopeColumn, totalFacts, walkSortIndex } from './fact-order';
+import { kindCode } from './fact-codes';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency', 'relevance'] as const;
 export type FactSort = (typeof FACT_SORTS)[number];
 
+/**
+ * Sort orders on memory_fact_rows (the table behind the memory_facts view; confidence is stored
+ * as its rank), each with a store-wide index. Every condition below is on the table too: pages
+ * and counts are chosen there, and only a page's rows are read through the view. A sort through
+ * the view's join could otherwise start from memory_scopes and sort the whole store once SQLite
+ * has statistics.
+ */
 const sortExpr: Record<Exclude<FactSort, 'relevance'>, string> = {
   reinforcement: 'f.reinforcement',
-  confidence: 'f.confidence_rank',
+  confidence: 'f.confidence',
   recency: 'f.updated_at',
 };
 
@@ -118,7 +126,7 @@ function filterConditions(db: Db, f: Omit<FactListFilter, 'sort' | 'cursor' | 'l
   }
   if (f.kind) {
     where.push('f.kind = @kind');
-    params.kind = f.kind;
+    params.kind = kindCode(f.kind);
   }
   if (f.recall) {
     where.push('f.recall = @recall');
@@ -138,7 +146,10 @@ function filterConditions(db: Db, f: Omit<FactListFilter, 'sort' | 'cursor' | 'l
     }
   }
   if (f.sessionId) {
-    where.push('EXISTS (SELECT 1 FROM memory_fact_evidence e WHERE e.fact_seq = f.seq AND e.session_id = @sessionId)');
+    where.push(
+      `EXISTS (SELECT 1 FROM memory_fact_evidence_rows e WHERE e.fact_seq = f.seq
+         AND e.session_ref = (SELECT ref FROM memory_evidence_sessions WHERE session_id = @sessionId))`,
+    );
     params.sessionId = f.sessionId;
   }
   return { where, params, match, textWhere };
@@ -172,18 +183,35 @@ export function listFacts(db: Db, f: FactListFilter): FactPage {
       params.cursorSeq = cursor[1];
     }
     params.limit = f.limit + 1;
-    rows = db
+    const page = db
       .prepare(
-        `SELECT f.*, ${expr} AS sort_value FROM memory_facts f
+        `SELECT f.seq, ${expr} AS sort_value FROM memory_fact_rows f
          ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
          ORDER BY ${expr} DESC, f.seq DESC LIMIT @limit`,
       )
-      .all(params) as SortedRow[];
+      .all(params) as { seq: number; sort_value: number }[];
+    rows = withFactRows(db, page);
   }
   const more = rows.length > f.limit;
   const page = more ? rows.slice(0, f.limit) : rows;
   const last = page[page.length - 1];
   return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.seq) : null };
+}
+
+/** A page's rows read through the memory_facts view, in the page's order, each with its sort value. */
+export function withFactRows(db: Db, page: { seq: number; sort_value: number }[]): SortedRow[] {
+  if (page.length === 0) return [];
+  const bySeq = new Map(
+    (
+      db
+        .prepare('SELECT * FROM memory_facts WHERE seq IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(page.map((p) => p.seq))) as FactRow[]
+    ).map((r) => [r.seq, r]),
+  );
+  return page.flatMap((p) => {
+    const row = bySeq.get(p.seq);
+    return row ? [{ ...row, sort_value: p.sort_value }] : [];
+  });
 }
 
 /**
@@ -201,8 +229,9 @@ function relevanceRows(db: Db, match: TextMatch, where: string[], params: Record
     for (const r of newest.all(query) as { rowid: number }[]) ids.add(r.rowid);
   const rows = db
     .prepare(
-      `SELECT f.* FROM memory_facts f WHERE f.seq IN (SELECT value FROM json_each(@candidates))
-       ${where.length ? 'AND ' + where.join(' AND ') : ''}`,
+      `SELECT v.* FROM memory_facts v WHERE v.seq IN (
+         SELECT f.seq FROM memory_fact_rows f WHERE f.seq IN (SELECT value FROM json_each(@candidates))
+         ${where.length ? 'AND ' + where.join(' AND ') : ''})`,
     )
     .all({ ...params, candidates: JSON.stringify([...ids]) }) as FactRow[];
   const scored = scoreRows(rows, match.words);
@@ -244,7 +273,7 @@ export function countMatchingFacts(db: Db, f: Omit<FactListFilter, 'sort' | 'cur
   }
   const { where, params } = filterConditions(db, f);
   return (
-    db.prepare(`SELECT count(*) AS n FROM memory_facts f WHERE ${where.join(' AND ')}`).get(params) as { n: number }
+    db.prepare(`SELECT count(*) AS n FROM memory_fact_rows f WHERE ${where.join(' AND ')}`).get(params) as { n: number }
   ).n;
 }
 

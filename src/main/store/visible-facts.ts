@@ -1,6 +1,7 @@
 import type { Db } from './db';
-import { toFact, type FactRow } from './facts';
-import { decodeFactCursor, encodeCursor, type FactPage, type FactSort } from './fact-queries';
+import { toFact } from './facts';
+import { decodeFactCursor, encodeCursor, withFactRows, type FactPage, type FactSort } from './fact-queries';
+import { kindCode } from './fact-codes';
 import { scopeColumn, totalFacts, walkSortIndex } from './fact-order';
 import type { FactKind, Scope } from '../../shared/domain';
 import type { FactRecord, ScopeRef } from '../../shared/schemas';
@@ -15,7 +16,10 @@ export interface VisibleFactFilter {
 
 export type VisibleFactSort = Exclude<FactSort, 'confidence' | 'relevance'>;
 
-/** Both orders have a store-wide index (memory_facts_reinforcement, memory_facts_updated). */
+/**
+ * Both orders have a store-wide index (memory_facts_reinforcement, memory_facts_updated) on
+ * memory_fact_rows, where pages are chosen; only the page's rows are read through the view.
+ */
 const sortExpr: Record<VisibleFactSort, string> = {
   reinforcement: 'f.reinforcement',
   recency: 'f.updated_at',
@@ -33,7 +37,7 @@ export function listVisibleFacts(db: Db, visible: ScopeRef[], f: VisibleFactFilt
   const filters: unknown[] = [];
   if (f.kind) {
     where.push('f.kind = ?');
-    filters.push(f.kind);
+    filters.push(kindCode(f.kind));
   }
   if (f.text) {
     where.push("f.text LIKE ? ESCAPE '\\'");
@@ -46,23 +50,24 @@ export function listVisibleFacts(db: Db, visible: ScopeRef[], f: VisibleFactFilt
   }
   const prepare = (walk: boolean) =>
     db.prepare(
-      `SELECT f.*, ${expr} AS sort_value FROM memory_facts f WHERE ${[`${scopeColumn(walk)} = ?`, ...where].join(' AND ')}
+      `SELECT f.seq, ${expr} AS sort_value FROM memory_fact_rows f
+       WHERE ${[`${scopeColumn(walk)} = ?`, ...where].join(' AND ')}
        ORDER BY ${expr} DESC, f.seq DESC LIMIT ?`,
     );
   const statements = { walk: prepare(true), sort: prepare(false) };
   const scopeRow = db.prepare('SELECT id, facts FROM memory_scopes WHERE scope = ? AND scope_key = ?');
   const total = totalFacts(db);
   const distinct = [...new Map(visible.map((v) => [`${v.scope}\u0000${v.key}`, v])).values()];
-  const rows = distinct
+  const seqs = distinct
     .flatMap((v) => {
       const s = scopeRow.get(v.scope, v.key) as { id: number; facts: number } | undefined;
       if (!s) return [];
       const read = walkSortIndex(s.facts, total, f.limit + 1) ? statements.walk : statements.sort;
-      return read.all(s.id, ...filters, f.limit + 1) as (FactRow & { sort_value: number })[];
+      return read.all(s.id, ...filters, f.limit + 1) as { seq: number; sort_value: number }[];
     })
     .sort((a, b) => b.sort_value - a.sort_value || b.seq - a.seq);
-  const more = rows.length > f.limit;
-  const page = rows.slice(0, f.limit);
+  const more = seqs.length > f.limit;
+  const page = withFactRows(db, seqs.slice(0, f.limit));
   const last = page[page.length - 1];
   return { facts: page.map(toFact), nextCursor: more && last ? encodeCursor(last.sort_value, last.seq) : null };
 }

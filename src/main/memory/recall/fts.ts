@@ -95,6 +95,16 @@ export function findCandidates(
     const match = lookup(term);
     return match === null ? [] : (prepared(db, sql(cap)).all(match) as { rowid: number }[]).map((r) => r.rowid);
   };
+  // The deep read goes on from where the capped lookup stopped (FTS5 seeks to a rowid bound).
+  const older = index.newestFirst === 'DESC' ? '<' : '>';
+  const rowsAfter = (term: string, last: number, cap: number): number[] =>
+    (
+      prepared(
+        db,
+        `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? AND rowid ${older} ?
+         ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`,
+      ).all(lookup(term), last) as { rowid: number }[]
+    ).map((r) => r.rowid);
   if (chosen.length === 0 || lookup(chosen[0]!) === null) return result;
   const lookups: Lookup[] = chosen.map((term) => {
     const rows = rowsOf(term, options.perTermCap);
@@ -121,7 +131,10 @@ export function findCandidates(
   }
   const sparsest = lookups[0]!;
   if (sparsest.rows.length >= options.perTermCap && options.deepCap > options.perTermCap) {
-    const deep = rowsOf(sparsest.term, options.deepCap);
+    const deep = [
+      ...sparsest.rows,
+      ...rowsAfter(sparsest.term, sparsest.rows.at(-1)!, options.deepCap - sparsest.rows.length),
+    ];
     add(deep, options.budget + options.deepCap);
     result.termHits.set(sparsest.term, deep.length);
     result.termRows.set(sparsest.term, deep);

@@ -121,6 +121,11 @@ BEGIN
   SELECT RAISE(ABORT, 'a fact''s id and seq are immutable');
 END;
 
+-- LEFT JOIN (every fact has its scope row, so the rows are the same as an inner join's): the fact
+-- rows stay the outer loop, so a read in seq or sort-index order stays in that order once SQLite
+-- has statistics (an inner join let it start from memory_scopes and sort the whole store), a
+-- filter on scope or scope_key turns it back into an inner join SQLite may reorder, and a read
+-- that uses no scope column skips memory_scopes altogether.
 CREATE VIEW memory_facts AS
   SELECT f.seq, f.id, f.scope_id, s.scope, s.scope_key,
     CASE f.kind WHEN 0 THEN 'preference' WHEN 1 THEN 'profile' WHEN 2 THEN 'decision' WHEN 3 THEN 'convention'
@@ -131,9 +136,10 @@ CREATE VIEW memory_facts AS
     CASE f.origin WHEN 1 THEN 'extraction' WHEN 2 THEN 'legacy_note' ELSE 'manual' END AS origin,
     f.requested_scope, f.coercion_reason, f.first_seen_at, f.last_seen_at, f.updated_at, f.recall,
     f.confidence AS confidence_rank
-  FROM memory_fact_rows f JOIN memory_scopes s ON s.id = f.scope_id;
+  FROM memory_fact_rows f LEFT JOIN memory_scopes s ON s.id = f.scope_id;
 
+-- The same for evidence: every row's session ref exists (ON DELETE CASCADE).
 CREATE VIEW memory_fact_evidence AS
   SELECT e.fact_seq, s.session_id, e.message_id, e.created_at, e.last_seen_at, e.session_ref
-  FROM memory_fact_evidence_rows e JOIN memory_evidence_sessions s ON s.ref = e.session_ref;
+  FROM memory_fact_evidence_rows e LEFT JOIN memory_evidence_sessions s ON s.ref = e.session_ref;
 `;

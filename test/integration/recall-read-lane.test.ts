@@ -75,3 +75,21 @@ describe('read lane', () => {
     await expect(lane.recall(s.id, 'kafka streams brokers')).rejects.toMatchObject({ code: 'unavailable' });
   });
 });
+
+describe('read lane warm-up', () => {
+  it('primes with a recall and a search on a sample of the store, and answers the schema version even when empty', async () => {
+    const { openLaneReader, runReadTask } = await import('../../src/main/workers/read-lane-tasks');
+    const { warmUpSample } = await import('../../src/main/store/warm-up');
+    t = openTestEngine();
+    const empty = openLaneReader(t.engine.paths.db);
+    expect(warmUpSample(empty)).toBeNull();
+    expect(runReadTask(empty, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
+    empty.close();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    const db = openLaneReader(t.engine.paths.db);
+    expect(warmUpSample(db)).toEqual({ sessionId: s.id, text: 'kafka streams run on three brokers' });
+    expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
+    db.close();
+  });
+});

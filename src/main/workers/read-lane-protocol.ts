@@ -10,7 +10,8 @@ export interface ReadLaneWorkerData {
 export type ReadLaneRequest =
   | { id: number; task: 'recall'; args: { sessionId: string; text: string } }
   | { id: number; task: 'search'; args: SearchRequest }
-  | { id: number; task: 'ping'; args: Record<string, never> };
+  | { id: number; task: 'ping'; args: Record<string, never> }
+  | { id: number; task: 'warm'; args: Record<string, never> };
 
 export type ReadLaneResponse =
   | { id: number; ok: true; result: unknown }

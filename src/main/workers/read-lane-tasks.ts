@@ -1,6 +1,7 @@
 import { appliedSchemaVersion, openLaneConnection, type Db } from '../store/db';
 import { recall } from '../memory/recall';
-import { memorySearch, type SearchRequest } from '../memory/search';
+import { memorySearch, SEARCH_SOURCES, type SearchRequest } from '../memory/search';
+import { warmUpSample } from '../store/warm-up';
 import type { ReadLaneRequest } from './read-lane-protocol';
 
 /** A read-only connection for the read lane's work (a worker's, or the main thread's while one starts). */
@@ -16,6 +17,25 @@ export function runReadTask(db: Db, wikiDir: string, task: Omit<ReadLaneRequest,
       return memorySearch(db, wikiDir, req.args as SearchRequest);
     case 'ping':
       return appliedSchemaVersion(db);
+    case 'warm':
+      prime(db, wikiDir);
+      return appliedSchemaVersion(db);
+  }
+}
+
+/**
+ * One recall and one search on a sample of the store, results discarded: the first request a
+ * process serves would otherwise pay for compiling the ranking code, preparing statements and
+ * reading the index's pages (30-60 ms at 100k facts). A failure here is left for real use to report.
+ */
+function prime(db: Db, wikiDir: string): void {
+  try {
+    const sample = warmUpSample(db);
+    if (!sample) return;
+    recall(db, sample.sessionId, sample.text);
+    memorySearch(db, wikiDir, { sessionId: sample.sessionId, query: sample.text, limit: 8, sources: SEARCH_SOURCES });
+  } catch {
+    // Nothing to prime with, or the store is unreadable: the first real request says why.
   }
 }
 

@@ -19,8 +19,9 @@ export interface ReadLane {
   /** A round trip through a worker that opens its read connection: the database's schema version. */
   ping(): Promise<number>;
   /**
-   * Starts one worker and opens its connection in the background, so the first recall of a
-   * long-running process (mcp, serve, the app) does not pay for it. Requests that arrive before
+   * Starts one worker, opens its connection and primes it with one recall and one search in the
+   * background, so the first recall of a long-running process (mcp, serve, the app) does not pay
+   * for starting, compiling or reading the index. Requests that arrive before
    * the worker has answered run on the calling thread over a connection of its own (a few
    * milliseconds each, instead of waiting ~0.2 s for the worker to start). Failures surface on use.
    */
@@ -162,7 +163,7 @@ class ReadLanePool {
 
   run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
     if (this.closed) return Promise.reject(new CommandError('unavailable', 'the read lane is closed'));
-    if (this.inline.open && req.task !== 'ping') return this.inline.run<T>(req);
+    if (this.inline.open && req.task !== 'ping' && req.task !== 'warm') return this.inline.run<T>(req);
     try {
       this.workerFile ??= readLaneWorkerFile();
     } catch (e) {
@@ -206,7 +207,7 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
       warmed = true;
       pool.inline.start();
       void pool
-        .run({ task: 'ping', args: {} })
+        .run({ task: 'warm', args: {} })
         .catch(() => {})
         .finally(() => pool.inline.close());
     },

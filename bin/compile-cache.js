@@ -8,7 +8,7 @@
 // the folder is emptied with the rest of out/ by every build. Nothing is written where the
 // folder cannot be (a read-only install just runs uncached). EVOFLUX_COMPILE_CACHE=0 turns it off.
 const { createHash } = require('node:crypto');
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
@@ -64,13 +64,17 @@ function save(cacheDir, unsaved) {
   if (unsaved.length === 0) return;
   try {
     mkdirSync(cacheDir, { recursive: true });
-    for (const { script, cacheFile } of unsaved) {
-      const temp = `${cacheFile}.${process.pid}.tmp`;
+  } catch {
+    return; // a read-only install: it runs uncached
+  }
+  for (const { script, cacheFile } of unsaved) {
+    const temp = `${cacheFile}.${process.pid}.tmp`;
+    try {
       writeFileSync(temp, script.createCachedData());
       renameSync(temp, cacheFile);
+    } catch {
+      rmSync(temp, { force: true }); // a full disk: the next run tries again
     }
-  } catch {
-    // A read-only install: it runs uncached.
   }
 }
 

@@ -7,6 +7,7 @@
 // the Node version, V8 checks it again (a rejected cache is compiled as usual and replaced), and
 // the folder is emptied with the rest of out/ by every build. Nothing is written where the
 // folder cannot be (a read-only install just runs uncached). EVOFLUX_COMPILE_CACHE=0 turns it off.
+// `npm run build` writes the caches once (scripts/warm-compile-cache.js), so even a first run is fast.
 const { createHash } = require('node:crypto');
 const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
@@ -16,6 +17,9 @@ const vm = require('node:vm');
 /** Installs the cache for every file below `dir`; other modules load as usual. */
 function installCompileCache(dir, env = process.env) {
   if (env.EVOFLUX_COMPILE_CACHE === '0') return;
+  // The build's warm-up runs a few commands with `refresh`: each run rewrites the caches, so they
+  // end up holding the functions all of them ran.
+  const refresh = env.EVOFLUX_COMPILE_CACHE === 'refresh';
   const prefix = dir + path.sep;
   const cacheDir = path.join(dir, '.compile-cache');
   const unsaved = [];
@@ -29,7 +33,7 @@ function installCompileCache(dir, env = process.env) {
       cachedData,
       importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
-    if (!cachedData || script.cachedDataRejected) unsaved.push({ script, cacheFile });
+    if (refresh || !cachedData || script.cachedDataRejected) unsaved.push({ script, cacheFile });
     const wrapper = script.runInThisContext({ displayErrors: true });
     return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, path.dirname(filename));
   };

@@ -141,8 +141,8 @@ async function main() {
     const cli = { wall: [] as number[], cpu: [] as number[] };
     const uncached = { wall: [] as number[], cpu: [] as number[] };
     const sessionsList = [BIN, 'sessions', 'list', '--json', '--home', home.dir];
-    // Warms the OS file cache and, as a user's first run after `npm run build` does, writes the
-    // bundle's V8 compile cache (bin/compile-cache.js) that every later run reads.
+    // Warms the OS file cache (and writes the bundle's V8 compile cache, bin/compile-cache.js, if
+    // the build's warm-up did not).
     timeCommand(sessionsList, reporter);
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so a burst of load on the shared machine hits both alike.

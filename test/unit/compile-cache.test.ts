@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/build';
+import { ensureBuilt, ROOT } from '../helpers/build';
 
 /**
  * bin/compile-cache.js, as bin/evoflux-memory.js installs it, on a small module in a temp folder:
@@ -99,5 +99,29 @@ describe('the compile cache of the bundle', () => {
     const { lib, run } = setUp();
     writeFileSync(path.join(lib, '.compile-cache'), 'a file where the folder would go');
     expect(JSON.parse(run()).answer).toBe(42);
+  });
+});
+
+describe('the build warm-up (scripts/warm-compile-cache.js)', () => {
+  it('writes the caches of the CLI and the MCP server for the current build', () => {
+    ensureBuilt();
+    const started = Date.now() - 5; // file times may be rounded down a little
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'warm-compile-cache.js')], {
+      cwd: os.tmpdir(),
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    const cacheDir = path.join(ROOT, 'out', 'main', '.compile-cache');
+    // <entry or chunk name>-<the bundler's hash, for chunks>-<content hash>-<node version>.bin,
+    // rewritten by this run (the warm-up refreshes caches that exist already).
+    const writtenNow = (chunk: string) =>
+      caches(cacheDir).some((name) => {
+        const middle = name.slice(chunk.length + 1, -`-${process.version}.bin`.length);
+        if (!name.startsWith(`${chunk}-`) || !/^(?:[\w-]{8}-)?[0-9a-f]{20}$/.test(middle)) return false;
+        return statSync(path.join(cacheDir, name)).mtimeMs >= started;
+      });
+    expect(writtenNow('cli')).toBe(true);
+    expect(writtenNow('mcp')).toBe(true);
   });
 });

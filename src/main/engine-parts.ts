@@ -4,6 +4,7 @@ import type { Settings, SettingsProblem } from './settings';
 import type { Log } from './log';
 import type { Clock } from '../shared/clock';
 import type { EventHub } from './events';
+import type { RequestGate } from './request-gate';
 
 /**
  * What every engine service is built on: the home, the writer connection, the clock, settings,
@@ -21,6 +22,8 @@ export interface EngineBase {
   log: Log;
   /** What was wrong in settings.yaml when the engine opened (each bad key fell back to its default). */
   settingsProblems: SettingsProblem[];
+  /** Requests the doors are serving now: main-thread background work waits for a gap between them. */
+  requests: RequestGate;
   /** Registers work to finish (or give back) before the database closes; last registered runs first. */
   onClose(fn: () => Promise<void> | void): void;
 }

@@ -4,6 +4,7 @@ import { loadSettings, type Settings } from './settings';
 import { adoptProcessLog, createLog, logLevelFrom, processKind } from './log';
 import { systemClock, type Clock } from '../shared/clock';
 import { EventHub } from './events';
+import { RequestGate } from './request-gate';
 import type { EngineBase } from './engine-parts';
 
 export type { EngineBase } from './engine-parts';
@@ -73,6 +74,7 @@ export function openEngine(options: EngineOptions): Engine {
     settingsProblems: loaded.problems,
     log,
     events: new EventHub(log),
+    requests: new RequestGate(),
     onClose: (fn) => void closers.push(fn),
     close: () =>
       (closed ??= (async () => {

@@ -96,3 +96,37 @@ describe('recall index maintenance', () => {
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
   });
 });
+
+describe('index maintenance and requests', () => {
+  it('waits for a moment with no request in flight before each step, then merges', async () => {
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    for (let i = 0; i < 30; i++) {
+      await t.run('facts.add', {
+        sessionId: s.id,
+        text: `cluster node ${i} runs the ingest pipeline`,
+        scope: 'project',
+      });
+    }
+    const before = segments();
+    t.engine.requests.enter(); // a request the doors are still serving
+    let finished = false;
+    const pass = new RecallIndexMaintenance(t.engine).runAll().then(() => (finished = true));
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(finished).toBe(false);
+    expect(segments()).toBe(before);
+    t.engine.requests.leave();
+    await pass;
+    expect(segments()).toBeLessThan(before);
+  });
+
+  it('dispatch holds the gate for the whole request, including its wait for the read lane', async () => {
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    expect(t.engine.requests.inFlight).toBe(0);
+    const search = t.run('memory.search', { sessionId: s.id, query: 'ingest pipeline node' });
+    expect(t.engine.requests.inFlight).toBe(1);
+    await search;
+    expect(t.engine.requests.inFlight).toBe(0);
+    await expect(t.run('memory.search', { sessionId: 'missing', query: 'ingest pipeline' })).rejects.toThrow();
+    expect(t.engine.requests.inFlight).toBe(0);
+  });
+});

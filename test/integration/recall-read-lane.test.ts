@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import path from 'node:path';
 import { createReadLane, readLaneWorkerFile, type ReadLane } from '../../src/main/workers/read-lane';
 import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
@@ -91,5 +91,33 @@ describe('read lane warm-up', () => {
     expect(warmUpSample(db)).toEqual({ sessionId: s.id, text: 'kafka streams run on three brokers' });
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
     db.close();
+  });
+});
+
+describe('read lane size', () => {
+  it('starts a second worker only when requests overlap, and stops the idle extra again', async () => {
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 2, extraIdleMs: 3_600_000 });
+    for (let i = 0; i < 5; i++) await lane.recall(s.id, 'kafka streams brokers');
+    expect(lane.workers()).toBe(1);
+    const burst = () => Promise.all(Array.from({ length: 20 }, () => lane!.recall(s.id, 'kafka streams brokers')));
+    expect((await burst()).every((r) => r.facts.length === 1)).toBe(true);
+    expect(lane.workers()).toBe(2);
+    expect(lane.retireIdleExtras()).toBe(1);
+    expect(lane.workers()).toBe(1);
+    expect(lane.retireIdleExtras()).toBe(0);
+    expect((await burst()).every((r) => r.facts.length === 1)).toBe(true);
+    expect(lane.workers()).toBe(2);
+  });
+
+  it('an idle extra worker stops by itself once its idle time has passed', async () => {
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 2, extraIdleMs: 0 });
+    await Promise.all(Array.from({ length: 10 }, () => lane!.recall(s.id, 'kafka streams brokers')));
+    await vi.waitFor(() => expect(lane!.workers()).toBe(1), { timeout: 5_000, interval: 10 });
+    expect((await lane.recall(s.id, 'kafka streams brokers')).abstained).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 
@@ -64,6 +64,21 @@ describe('turns.begin', () => {
 
     writeFileSync(path.join(t.home, 'wiki', 'USER.md'), '   \n');
     expect((await t.run('turns.begin', { sessionId: s.id, userText: 'hello again' })).context.userProfile).toBeNull();
+  });
+
+  it('sees every edit of USER.md at the next turn, even one that keeps its size, and its removal', async () => {
+    const s = await session();
+    const file = path.join(t.home, 'wiki', 'USER.md');
+    const profileAt = async () =>
+      (await t.run('turns.begin', { sessionId: s.id, userText: 'what do you know' })).context.userProfile;
+    writeFileSync(file, 'name: Ada\n');
+    expect(await profileAt()).toContain('name: Ada');
+    writeFileSync(file, 'name: Bob\n');
+    const edited = await profileAt();
+    expect(edited).toContain('name: Bob');
+    expect(edited).not.toContain('Ada');
+    rmSync(file);
+    expect(await profileAt()).toBeNull();
   });
 
   it('rejects an unknown session or empty text and stores nothing', async () => {

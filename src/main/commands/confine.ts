@@ -3,6 +3,7 @@ import { normalizeWorkspacePath } from '../memory/workspace-path';
 import { CommandError, invalid, notFound } from '../../shared/errors';
 import {
   AGENT_COMMANDS,
+  canReachCitedSession,
   canReachSession,
   isAgent,
   isInsideFolder,
@@ -103,7 +104,7 @@ export function confineOutput<T>(engine: Engine, principal: Principal, name: str
   const reachable = new Map<string, boolean>();
   const reach = (id: string) => {
     let ok = reachable.get(id);
-    if (ok === undefined) reachable.set(id, (ok = canReachSession(engine.db, principal, id)));
+    if (ok === undefined) reachable.set(id, (ok = canReachCitedSession(engine.db, principal, id)));
     return ok;
   };
   const foreign = (c: Citation | undefined) => typeof c?.sessionId === 'string' && !reach(c.sessionId);

@@ -35,13 +35,18 @@ export async function dispatch<N extends CommandName>(
   principal: Principal,
 ): Promise<OutputOf<Contract[N]>> {
   if (!isCommandName(name)) throw new CommandError('not_found', `unknown command: ${name}`, 'command');
-  const input = authorize(engine, principal, name, parseInput(name, raw));
-  const handler = handlers[name] as (e: Engine, i: unknown, p: Principal) => unknown;
-  const output = await handler(engine, input, principal);
-  const checked = contract[name].output.safeParse(output);
-  if (!checked.success) {
-    throw new CommandError('internal', `${name} produced output outside its contract: ${checked.error.message}`);
+  engine.requests.enter();
+  try {
+    const input = authorize(engine, principal, name, parseInput(name, raw));
+    const handler = handlers[name] as (e: Engine, i: unknown, p: Principal) => unknown;
+    const output = await handler(engine, input, principal);
+    const checked = contract[name].output.safeParse(output);
+    if (!checked.success) {
+      throw new CommandError('internal', `${name} produced output outside its contract: ${checked.error.message}`);
+    }
+    remember(principal, name, checked.data);
+    return confineOutput(engine, principal, name, checked.data) as OutputOf<Contract[N]>;
+  } finally {
+    engine.requests.leave();
   }
-  remember(principal, name, checked.data);
-  return confineOutput(engine, principal, name, checked.data) as OutputOf<Contract[N]>;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Db } from '../store/db';
-import { getSession } from '../store/sessions';
+import { getSession, sessionPlacement } from '../store/sessions';
 import { ownerOf } from '../memory/scope';
 import type { SessionRecord } from '../../shared/schemas';
 
@@ -86,9 +86,25 @@ export function canReachSession(db: Db, principal: Principal, sessionId: string)
   return reaches(db, principal, session);
 }
 
-export function reaches(db: Db, principal: AgentPrincipal, session: SessionRecord): boolean {
+/**
+ * canReachSession for a session named by a row in an answer (a citation): its placement and its
+ * team's come from the per-connection placement cache, since such a session exists and where it
+ * sits never changes.
+ */
+export function canReachCitedSession(db: Db, principal: Principal, sessionId: string): boolean {
+  if (!isAgent(principal)) return true;
+  const session = sessionPlacement(db, sessionId);
+  return session !== undefined && reaches(db, principal, session, sessionPlacement);
+}
+
+export function reaches(
+  db: Db,
+  principal: AgentPrincipal,
+  session: SessionRecord,
+  lookup: (db: Db, id: string) => SessionRecord | undefined = getSession,
+): boolean {
   if (principal.created.has(session.id)) return true;
-  const owner = ownerOf(db, session);
+  const owner = ownerOf(db, session, lookup);
   return principal.created.has(owner.id) || withinContext(owner, principal.context);
 }
 

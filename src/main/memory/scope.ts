@@ -34,11 +34,15 @@ export interface SessionScopes {
   writable: Partial<Record<Scope, string>>;
 }
 
-export function ownerOf(db: Db, session: SessionRecord): SessionRecord {
+export function ownerOf(
+  db: Db,
+  session: SessionRecord,
+  lookup: (db: Db, id: string) => SessionRecord | undefined = getSession,
+): SessionRecord {
   let current = session;
   // Walk to the top: a side chat of a team member still belongs to the lead's context.
   for (let depth = 0; current.parentSessionId && depth < 32; depth++) {
-    const parent = getSession(db, current.parentSessionId);
+    const parent = lookup(db, current.parentSessionId);
     if (!parent) break;
     current = parent;
   }

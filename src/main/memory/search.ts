@@ -39,32 +39,46 @@ export interface SearchRequest {
   sources: readonly SearchSource[];
 }
 
+/**
+ * A hit as ranked: its score and ref (the sort keys) and how to build the whole hit. Every source
+ * ranks all its candidates, but only the few returned are built: a dialogue hit's citation ref
+ * is an HMAC and a snippet redacts secrets from the whole text.
+ */
+interface RankedHit {
+  score: number;
+  ref: string;
+  build(): SearchHit;
+}
+
 export function memorySearch(db: Db, wikiDir: string, req: SearchRequest): SearchHit[] {
   const scopes = resolveScopes(db, req.sessionId);
   const text = recallQueryText(req.query);
   const terms = queryTerms(text);
-  const hits: SearchHit[] = [];
-  if (req.sources.includes('facts')) hits.push(...factHits(db, scopes, text, req.limit));
-  if (req.sources.includes('wiki')) hits.push(...wikiHits(wikiDir, terms, scopes.visible));
-  if (req.sources.includes('dialogue')) hits.push(...dialogueHits(db, scopes, terms));
-  hits.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
-  return hits.slice(0, req.limit).map((h) => ({ ...h, score: Math.round(h.score * 1e6) / 1e6 }));
+  const ranked: RankedHit[] = [];
+  if (req.sources.includes('facts')) ranked.push(...factHits(db, scopes, text, req.limit));
+  if (req.sources.includes('wiki')) ranked.push(...wikiHits(wikiDir, terms, scopes.visible));
+  if (req.sources.includes('dialogue')) ranked.push(...dialogueHits(db, scopes, terms));
+  ranked.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  return ranked.slice(0, req.limit).map((r) => ({ ...r.build(), score: Math.round(r.score * 1e6) / 1e6 }));
 }
 
-function factHits(db: Db, scopes: SessionScopes, text: string, limit: number): SearchHit[] {
-  return searchFacts(db, scopes, text, { mode: 'explicit', limit }).facts.map((f) => ({
-    source: 'fact',
-    ref: `fact:${f.id}`,
-    title: `${f.kind} (${f.scope})`,
-    snippet: f.text,
-    score: f.score,
-    citation: {
-      ...(f.citation.sessionId ? { sessionId: f.citation.sessionId } : {}),
-      ...(f.citation.messageId ? { messageId: f.citation.messageId } : {}),
-      ...(f.citation.ref ? { ref: f.citation.ref } : {}),
-      scope: f.scope,
-    },
-  }));
+function factHits(db: Db, scopes: SessionScopes, text: string, limit: number): RankedHit[] {
+  return searchFacts(db, scopes, text, { mode: 'explicit', limit }).facts.map((f) => {
+    const hit: SearchHit = {
+      source: 'fact',
+      ref: `fact:${f.id}`,
+      title: `${f.kind} (${f.scope})`,
+      snippet: f.text,
+      score: f.score,
+      citation: {
+        ...(f.citation.sessionId ? { sessionId: f.citation.sessionId } : {}),
+        ...(f.citation.messageId ? { messageId: f.citation.messageId } : {}),
+        ...(f.citation.ref ? { ref: f.citation.ref } : {}),
+        scope: f.scope,
+      },
+    };
+    return { score: hit.score, ref: hit.ref, build: () => hit };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -89,15 +103,6 @@ export function excerpt(text: string, query: readonly string[]): string {
   const start = Math.max(0, first < 0 ? 0 : first - EXCERPT_LEAD);
   const end = Math.min(flat.length, start + EXCERPT_CHARS);
   return (start > 0 ? '…' : '') + flat.slice(start, end) + (end < flat.length ? '…' : '');
-}
-
-/**
- * The hit with a snippet computed only when read. Hits are built for every candidate but only
- * the few returned are read, and a snippet redacts secrets from the whole text first.
- */
-function withLazySnippet(hit: Omit<SearchHit, 'snippet'>, make: () => string): SearchHit {
-  let snippet: string | undefined;
-  return Object.defineProperty(hit, 'snippet', { enumerable: true, get: () => (snippet ??= make()) }) as SearchHit;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,7 +205,7 @@ interface WikiCandidate {
  * original's field boosts for words in the path, description and tags. Weak evidence abstains:
  * a page needs at least half the query's content words, and two of them for longer queries.
  */
-function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef[]): SearchHit[] {
+function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef[]): RankedHit[] {
   const query = terms.meaningful;
   if (query.length === 0) return [];
   const needed = query.length <= 2 ? 1 : 2;
@@ -215,7 +220,7 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
   const documentFrequency = new Map(query.map((q) => [q, pages.filter((p) => p.match.counts.get(q)).length]));
   const averageLength = pages.reduce((n, p) => n + p.match.length, 0) / Math.max(1, pages.length);
   const weights = termWeights(documentFrequency, pages.length, averageLength);
-  const hits: SearchHit[] = [];
+  const hits: RankedHit[] = [];
   for (const { file, page, match: m } of pages) {
     if (m.overlap <= 0 || m.matched.length < needed || m.coverage < 0.5) continue;
     const rerank =
@@ -224,18 +229,19 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
       0.15 * overlap(query, tokenSet(page.meta.description ?? '')) +
       0.2 * overlap(query, new Set(page.meta.tags.flatMap((t) => rawTokens(t).map(normalizeToken)))) +
       0.5 * m.coverage;
-    hits.push(
-      withLazySnippet(
-        {
-          source: 'wiki',
-          ref: file.ref,
-          title: page.meta.description ?? file.rel,
-          score: lexicalScore(m, weights) * rerank,
-          citation: { path: file.rel },
-        },
-        () => excerpt(page.body, query),
-      ),
-    );
+    const score = lexicalScore(m, weights) * rerank;
+    hits.push({
+      score,
+      ref: file.ref,
+      build: () => ({
+        source: 'wiki',
+        ref: file.ref,
+        title: page.meta.description ?? file.rel,
+        score,
+        citation: { path: file.rel },
+        snippet: excerpt(page.body, query),
+      }),
+    });
   }
   return hits;
 }
@@ -244,26 +250,26 @@ function wikiHits(wikiDir: string, terms: QueryTerms, visible: readonly ScopeRef
 // Scoped dialogue evidence: the turns of the session's own team and of its project, else its
 // workspace, else its Work folder (see dialogue-search.ts for the ranking).
 
-function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): SearchHit[] {
+function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): RankedHit[] {
   const query = terms.meaningful.length ? terms.meaningful : terms.all;
   return rankDialogue(db, scopes, query).map(({ turn, score }) => {
+    const ref = `message:${turn.id}`;
     // Never the session id as a fallback name: a title is shown to agents outside the session's team.
     const name = turn.title || turn.agent_name || 'untitled session';
-    return withLazySnippet(
-      {
-        source: 'dialogue',
-        ref: `message:${turn.id}`,
-        title: `${redactSecrets(name).text} (${turn.role})`,
-        score,
-        citation: {
-          sessionId: turn.session_id,
-          messageId: turn.id,
-          ref: messageRef(db, turn.message_rowid, { sessionId: turn.session_id, messageId: turn.id }),
-          scope: turn.project_id ? 'project' : turn.workspace ? 'workspace' : turn.folder_id ? 'folder' : 'session',
-        },
-        date: new Date(turn.created_at).toISOString(),
+    const build = (): SearchHit => ({
+      source: 'dialogue',
+      ref,
+      title: `${redactSecrets(name).text} (${turn.role})`,
+      score,
+      citation: {
+        sessionId: turn.session_id,
+        messageId: turn.id,
+        ref: messageRef(db, turn.message_rowid, { sessionId: turn.session_id, messageId: turn.id }),
+        scope: turn.project_id ? 'project' : turn.workspace ? 'workspace' : turn.folder_id ? 'folder' : 'session',
       },
-      () => excerpt(turn.content, query),
-    );
+      date: new Date(turn.created_at).toISOString(),
+      snippet: excerpt(turn.content, query),
+    });
+    return { score, ref, build };
   });
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine';
 import { writeTx } from '../store/db';
@@ -65,12 +65,22 @@ export function wrapUserProfile(raw: string): string | null {
   ].join('\n');
 }
 
-export async function readUserProfile(wikiDir: string): Promise<string | null> {
+/**
+ * USER.md, wrapped, read at every turn. A synchronous read of the small file costs a few
+ * microseconds where an asynchronous one takes three thread-pool round trips; the wrapping is
+ * kept while the text is the same.
+ */
+let lastProfile: { raw: string; profile: string | null } | null = null;
+
+export function readUserProfile(wikiDir: string): string | null {
+  let raw: string;
   try {
-    return wrapUserProfile(await readFile(path.join(wikiDir, 'USER.md'), 'utf8'));
+    raw = readFileSync(path.join(wikiDir, 'USER.md'), 'utf8');
   } catch {
     return null;
   }
+  if (lastProfile?.raw !== raw) lastProfile = { raw, profile: wrapUserProfile(raw) };
+  return lastProfile.profile;
 }
 
 function messageLabel(m: MessageRecord): string {
@@ -161,7 +171,7 @@ export async function beginTurn(engine: Engine, sessionId: string, userText: str
     return user;
   });
   const window = loadWindow(engine.db, sessionId);
-  const userProfile = await readUserProfile(engine.paths.wiki);
+  const userProfile = readUserProfile(engine.paths.wiki);
   return {
     userMessage,
     recallStatus: status,

@@ -56,25 +56,43 @@ export interface TurnContext {
 /**
  * Each turn's nearest eligible turn before and after it in the same session (tool rows and
  * tool-call rounds in between are skipped). Two index probes per turn, each stopping at the first
- * eligible row: cheaper than one batched query, which must read every row within a fixed reach.
+ * eligible row (cheaper than a batched scan, which must read every row within a fixed reach),
+ * all of them in one statement, and then the neighbours' rows in a second one.
  */
 export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<string, TurnContext> {
-  const side = (op: '<' | '>', order: 'DESC' | 'ASC') =>
-    prepared(
-      db,
-      `SELECT 0 AS rowid, ${TURN_COLUMNS}
-         FROM session_messages m JOIN sessions s ON s.id = m.session_id
-         WHERE m.session_id = ? AND m.seq ${op} ? AND ${ELIGIBLE}
-         ORDER BY m.seq ${order} LIMIT 1`,
-    );
-  const before = side('<', 'DESC');
-  const after = side('>', 'ASC');
   const out = new Map<string, TurnContext>();
-  for (const t of turns) {
-    out.set(t.id, {
-      previous: (before.get(t.session_id, t.seq) as DialogueTurn | undefined) ?? null,
-      next: (after.get(t.session_id, t.seq) as DialogueTurn | undefined) ?? null,
-    });
+  if (turns.length === 0) return out;
+  const probe = (op: '<' | '>', order: 'DESC' | 'ASC') =>
+    `(SELECT m.rowid FROM session_messages m
+       WHERE m.session_id = t.value ->> 0 AND m.seq ${op} t.value ->> 1 AND ${ELIGIBLE}
+       ORDER BY m.seq ${order} LIMIT 1)`;
+  const sides = prepared(
+    db,
+    `SELECT t.key AS i, ${probe('<', 'DESC')} AS previous, ${probe('>', 'ASC')} AS next FROM json_each(?) t`,
+  ).all(JSON.stringify(turns.map((t) => [t.session_id, t.seq]))) as {
+    i: number;
+    previous: number | null;
+    next: number | null;
+  }[];
+  const wanted = [...new Set(sides.flatMap((r) => [r.previous, r.next]).filter((n): n is number => n !== null))];
+  const byRowid = new Map(
+    (
+      prepared(
+        db,
+        `SELECT 0 AS rowid, ${TURN_COLUMNS}
+           FROM session_messages m JOIN sessions s ON s.id = m.session_id
+           WHERE m.rowid IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(wanted)) as DialogueTurn[]
+    ).map((t) => [t.message_rowid, t]),
+  );
+  // Each neighbour is its own object, as when every probe read its row: callers key maps by object.
+  // A row deleted between the two statements is no neighbour.
+  const turnAt = (rowid: number | null) => {
+    const row = rowid === null ? undefined : byRowid.get(rowid);
+    return row ? { ...row } : null;
+  };
+  for (const side of sides) {
+    out.set(turns[side.i]!.id, { previous: turnAt(side.previous), next: turnAt(side.next) });
   }
   return out;
 }

@@ -33,6 +33,28 @@ export function getSession(db: Db, id: string): SessionRecord | undefined {
   return row && toSession(row);
 }
 
+const PLACEMENT_CACHE_SIZE = 2048;
+const placements = new WeakMap<Db, Map<string, SessionRecord>>();
+
+/**
+ * A session read for where it sits (kind, parent, project, workspace, folder), which never
+ * changes once it is created: kept per connection, so placing the sessions behind a search's
+ * citations costs no query after the first time. Only for sessions reached through a row that
+ * cites them: one deleted since may still be returned (and its title and updated_at may be old).
+ */
+export function sessionPlacement(db: Db, id: string): SessionRecord | undefined {
+  let cache = placements.get(db);
+  if (!cache) placements.set(db, (cache = new Map()));
+  const known = cache.get(id);
+  if (known) return known;
+  const session = getSession(db, id);
+  if (session) {
+    if (cache.size >= PLACEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(id, session);
+  }
+  return session;
+}
+
 export function insertSession(db: Db, s: SessionRecord): void {
   db.prepare(
     `INSERT INTO sessions (id, kind, parent_session_id, project_id, workspace, folder_id, agent_name, title, created_at, updated_at)

@@ -11,7 +11,8 @@ import { inlineReader } from './read-lane-tasks';
 /**
  * The read lane: a small pool of worker threads, each with its own read-only connection. The
  * main thread only posts a request and awaits the answer, so recall and memory_search never
- * block its event loop. Workers start on first use and are replaced if one dies.
+ * block its event loop. Workers start on first use (a second one only when requests overlap),
+ * are replaced if one dies, and the ones beyond the first stop again after a while idle.
  */
 export interface ReadLane {
   recall(sessionId: string, text: string): Promise<RecallResult>;
@@ -26,6 +27,10 @@ export interface ReadLane {
    * milliseconds each, instead of waiting ~0.2 s for the worker to start). Failures surface on use.
    */
   warm(): void;
+  /** Workers running now (the lane starts them on demand and stops idle extras). */
+  workers(): number;
+  /** Stops the idle workers beyond the first now, as their idle timers would; how many stopped. */
+  retireIdleExtras(): number;
   /** Stops every worker; pending requests fail with `unavailable`. */
   close(): Promise<void>;
 }
@@ -33,7 +38,15 @@ export interface ReadLane {
 export interface ReadLaneOptions extends ReadLaneWorkerData {
   /** Worker count; default one fewer than the cores (at least 1, at most 4) so the main thread keeps a core. */
   size?: number;
+  /**
+   * How long a worker beyond the first may sit idle before it stops (default 30 s): the lane
+   * grows to `size` workers under concurrent load and shrinks back to one when the load is gone,
+   * returning each extra worker's heap and page cache.
+   */
+  extraIdleMs?: number;
 }
+
+const EXTRA_IDLE_MS = 30_000;
 
 export const defaultReadLaneSize = (): number => Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
@@ -66,6 +79,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   pending: Map<number, Job>;
+  /** Set while an extra worker is idle: stops it when it fires. */
+  retire: NodeJS.Timeout | null;
 }
 
 /**
@@ -100,8 +115,9 @@ class ReadLanePool {
   private workerFile: ReturnType<typeof readLaneWorkerFile> | null = null;
 
   constructor(
-    private readonly size: number,
+    readonly size: number,
     private readonly data: ReadLaneWorkerData,
+    private readonly extraIdleMs: number,
   ) {
     this.slots = new Array(size).fill(null);
     this.inline = inlineReader(data.dbPath, data.wikiDir);
@@ -110,17 +126,17 @@ class ReadLanePool {
   private spawn(index: number): Slot {
     this.workerFile ??= readLaneWorkerFile();
     const worker = new Worker(this.workerFile.file, { execArgv: this.workerFile.execArgv, workerData: this.data });
-    const slot: Slot = { worker, pending: new Map() };
+    const slot: Slot = { worker, pending: new Map(), retire: null };
     worker.on('message', (res: ReadLaneResponse) => {
       const job = slot.pending.get(res.id);
       if (!job) return;
       slot.pending.delete(res.id);
-      // Idle workers must not keep a CLI process alive.
-      if (slot.pending.size === 0) worker.unref();
       settle(job, res);
       this.pump();
+      if (slot.pending.size === 0) this.idle(index, slot);
     });
     const gone = (why: string) => {
+      if (slot.retire) clearTimeout(slot.retire);
       if (this.slots[index] !== slot) return;
       this.slots[index] = null;
       failAll(slot, new CommandError('unavailable', `read-lane worker stopped: ${why}`));
@@ -131,6 +147,29 @@ class ReadLanePool {
     worker.on('exit', (code) => gone(`exit code ${code}`));
     worker.unref();
     return slot;
+  }
+
+  /** A worker with nothing in flight: it must not keep a CLI process alive, and an extra one stops after a while. */
+  private idle(index: number, slot: Slot): void {
+    slot.worker.unref();
+    if (index === 0 || slot.retire) return;
+    slot.retire = setTimeout(() => this.retireIdle(index, slot), this.extraIdleMs);
+    slot.retire.unref();
+  }
+
+  /** Stops an extra worker that is still idle (its timer fired); the next burst starts it again. */
+  retireIdle(index: number, slot: Slot | null = this.slots[index] ?? null): boolean {
+    if (!slot) return false;
+    slot.retire = null;
+    if (index === 0 || slot.pending.size > 0 || this.slots[index] !== slot) return false;
+    this.slots[index] = null;
+    void slot.worker.terminate();
+    return true;
+  }
+
+  /** How many workers are running now. */
+  get running(): number {
+    return this.slots.filter((s) => s !== null).length;
   }
 
   /** The least busy worker with room, starting one when that is better; null when all are full. */
@@ -155,6 +194,10 @@ class ReadLanePool {
       const job = this.queue.shift()!;
       const id = this.nextId++;
       slot.pending.set(id, job);
+      if (slot.retire) {
+        clearTimeout(slot.retire);
+        slot.retire = null;
+      }
       // A worker with requests in flight keeps the process alive until they are answered.
       slot.worker.ref();
       slot.worker.postMessage({ ...job.req, id });
@@ -184,6 +227,7 @@ class ReadLanePool {
       this.slots.map(async (s, i) => {
         if (!s) return;
         this.slots[i] = null;
+        if (s.retire) clearTimeout(s.retire);
         failAll(s, error);
         await s.worker.terminate();
       }),
@@ -192,16 +236,18 @@ class ReadLanePool {
 }
 
 export function createReadLane(options: ReadLaneOptions): ReadLane {
-  const pool = new ReadLanePool(Math.max(1, options.size ?? defaultReadLaneSize()), {
-    dbPath: options.dbPath,
-    wikiDir: options.wikiDir,
-    nativeBinding: options.nativeBinding,
-  });
+  const pool = new ReadLanePool(
+    Math.max(1, options.size ?? defaultReadLaneSize()),
+    { dbPath: options.dbPath, wikiDir: options.wikiDir, nativeBinding: options.nativeBinding },
+    options.extraIdleMs ?? EXTRA_IDLE_MS,
+  );
   let warmed = false;
   return {
     recall: (sessionId, text) => pool.run({ task: 'recall', args: { sessionId, text } }),
     search: (req) => pool.run({ task: 'search', args: req }),
     ping: () => pool.run({ task: 'ping', args: {} }),
+    workers: () => pool.running,
+    retireIdleExtras: () => [...Array(pool.size).keys()].filter((i) => pool.retireIdle(i)).length,
     warm: () => {
       if (warmed || pool.closed) return;
       warmed = true;

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { EngineBase } from '../../engine-parts';
 import { truncateWal, writeTx, type Db } from '../../store/db';
 import { mergeStep, pendingPurges, purgeStep, PURGE_PER_STEP, RECALL_INDEXES } from '../../store/recall-index';
@@ -9,7 +10,8 @@ import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/fo
  * segment: after bulk growth a lookup costs a few times what it does on a merged index. So after
  * writes settle, the engine runs FTS5's incremental 'merge' with a negative page budget (merge
  * across levels, as 'optimize' does, but bounded), one short write transaction per step, until a
- * step finds nothing left to merge. Steps yield to the event loop in between.
+ * step finds nothing left to merge. Steps yield to the event loop in between, and each waits for
+ * a moment when no request is in flight (engine.requests), so none lands in the middle of one.
  *
  * After a forget, the same pass finishes the forget's disk scrub (its `disk` follow-up, queued in
  * the forget's transaction): it purges the forgotten facts' index rows and merges until every
@@ -21,6 +23,8 @@ import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/fo
  * while the forget's wiki clean-up is pending: those rows name what was forgotten too.
  */
 const SETTLE_MS = 5_000;
+/** The longest a step waits for a gap between requests before it runs anyway. */
+const MAX_DEFER_MS = 2_000;
 
 /** A forget's disk scrub is queued and may run (its wiki clean-up is done). */
 const scrubDue = (db: Db): boolean => countFollowUps(db, 'disk') > 0 && countFollowUps(db, 'wiki') === 0;
@@ -49,7 +53,21 @@ export class RecallIndexMaintenance {
   private pass: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly engine: Pick<EngineBase, 'db' | 'events' | 'log' | 'onClose'>) {}
+  constructor(private readonly engine: Pick<EngineBase, 'db' | 'events' | 'log' | 'onClose' | 'requests'>) {}
+
+  /** Between steps: yield to the event loop, then wait for a moment with no request in flight. */
+  private async gap(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.noRequestInFlight();
+  }
+
+  private async noRequestInFlight(): Promise<void> {
+    const deadline = performance.now() + MAX_DEFER_MS;
+    // Checked again after each wake-up: a request may start before this continuation runs.
+    while (this.engine.requests.inFlight > 0 && performance.now() < deadline) {
+      await this.engine.requests.idle(deadline - performance.now());
+    }
+  }
 
   start(): this {
     const schedule = () => this.schedule();
@@ -76,14 +94,13 @@ export class RecallIndexMaintenance {
     this.running = true;
     try {
       const progress = this.purgeProgress();
+      await this.noRequestInFlight();
       while (!this.stopped && purgeStep(this.engine.db)) {
         progress();
-        await new Promise((resolve) => setImmediate(resolve));
+        await this.gap();
       }
       for (const table of RECALL_INDEXES) {
-        while (!this.stopped && mergeStep(this.engine.db, table)) {
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+        while (!this.stopped && mergeStep(this.engine.db, table)) await this.gap();
       }
       if (!this.stopped && scrubDue(this.engine.db) && !finishScrub(this.engine.db)) {
         this.schedule(); // a reader held the WAL: try again once writes settle

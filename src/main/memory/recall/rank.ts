@@ -62,30 +62,57 @@ export interface LexicalMatch {
 
 /** Counts of each query term in the text's normalized tokens, coverage and the phrase run. */
 export function lexicalMatch(text: string, query: readonly string[], sequence: readonly string[] = []): LexicalMatch {
-  const raw = rawTokens(text);
-  const tokens = raw.map(normalizeToken);
-  const counts = new Map<string, number>();
-  for (const q of query) counts.set(q, 0);
-  for (const t of tokens) {
-    const c = counts.get(t);
-    if (c !== undefined) counts.set(t, c + 1);
-  }
-  let overlap = 0;
-  const matched: string[] = [];
-  for (const [q, c] of counts) {
-    overlap += c;
-    if (c > 0) matched.push(q);
-  }
-  const coverage = query.length ? matched.length / query.length : 0;
-  // The phrase is compared without stop-words on either side, as the query's sequence is.
-  const content = tokens.filter((_, i) => !STOP_WORDS.has(raw[i]!));
-  const run = sequence.length >= 2 && matched.length >= 2 ? phraseRun(content, sequence) : 0;
-  const phrase = run >= 2 ? run / sequence.length : 0;
-  return { coverage, overlap, matched: matched.sort(), length: content.length, counts, phrase };
+  return queryMatcher(query, sequence)(text);
+}
+
+/**
+ * lexicalMatch for many texts against one query (a search's candidates): each distinct word is
+ * folded and looked up once per query instead of once per occurrence, and only the query's own
+ * terms are kept for the phrase comparison (any other word breaks a run the same way).
+ */
+export function queryMatcher(
+  query: readonly string[],
+  sequence: readonly string[] = [],
+): (text: string) => LexicalMatch {
+  const terms = new Set(query);
+  const termOf = new Map<string, string | null>();
+  const fold = (raw: string): string | null => {
+    let t = termOf.get(raw);
+    if (t === undefined) {
+      const n = normalizeToken(raw);
+      termOf.set(raw, (t = terms.has(n) ? n : null));
+    }
+    return t;
+  };
+  const phraseWanted = sequence.length >= 2;
+  return (text) => {
+    const counts = new Map<string, number>();
+    for (const q of query) counts.set(q, 0);
+    // The phrase is compared without stop-words on either side, as the query's sequence is.
+    const content: (string | null)[] = [];
+    let length = 0;
+    for (const raw of rawTokens(text)) {
+      const t = fold(raw);
+      if (t !== null) counts.set(t, counts.get(t)! + 1);
+      if (STOP_WORDS.has(raw)) continue;
+      length++;
+      if (phraseWanted) content.push(t);
+    }
+    let overlap = 0;
+    const matched: string[] = [];
+    for (const [q, c] of counts) {
+      overlap += c;
+      if (c > 0) matched.push(q);
+    }
+    const coverage = query.length ? matched.length / query.length : 0;
+    const run = phraseWanted && matched.length >= 2 ? phraseRun(content, sequence) : 0;
+    const phrase = run >= 2 ? run / sequence.length : 0;
+    return { coverage, overlap, matched: matched.sort(), length, counts, phrase };
+  };
 }
 
 /** Longest run of consecutive query tokens that appears contiguously in the text. */
-export function phraseRun(text: readonly string[], query: readonly string[]): number {
+export function phraseRun(text: readonly (string | null)[], query: readonly string[]): number {
   let best = 0;
   // Longest common substring over tokens; both sides are short (a fact is <= 500 chars).
   let prev = new Array<number>(query.length + 1).fill(0);

@@ -2,13 +2,13 @@ import type { Db } from '../../store/db';
 import type { FactRow as StoredFact } from '../../store/facts';
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
 import { ownerOf, type SessionScopes } from '../scope';
-import { getSession } from '../../store/sessions';
+import { sessionPlacement } from '../../store/sessions';
 import { evidenceRef } from '../citations';
 import { FILLER_WORDS, queryTerms } from '../../text/tokenize';
 import { findCandidates, type CandidateIndex, type TermLookup } from './fts';
 import { prepared } from '../../store/prepared';
 import { factToken, quoteToken } from '../../text/fact-index';
-import { finalScore, lexicalMatch, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
+import { finalScore, queryMatcher, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { RECALLABLE, withPinned } from './pinned';
 
 /** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
@@ -104,7 +104,8 @@ export function searchFacts(
   ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
 
   const documents = stored.reduce((n, s) => n + s.facts, 0);
-  const matches = rows.map((r) => [r, lexicalMatch(r.text, query, terms.sequence)] as const);
+  const match = queryMatcher(query, terms.sequence);
+  const matches = rows.map((r) => [r, match(r.text)] as const);
   const weights = factTermWeights(
     query,
     matches.map(([, m]) => m),
@@ -227,6 +228,6 @@ function citationsOf(db: Db, factSeqs: readonly number[], scopes: SessionScopes)
 /** Whether a session belongs to the asking session's team (same top-level owner). */
 function inTeamOf(db: Db, sessionId: string, scopes: SessionScopes): boolean {
   if (sessionId === scopes.owner.id || sessionId === scopes.session.id) return true;
-  const session = getSession(db, sessionId);
-  return session !== undefined && ownerOf(db, session).id === scopes.owner.id;
+  const session = sessionPlacement(db, sessionId);
+  return session !== undefined && ownerOf(db, session, sessionPlacement).id === scopes.owner.id;
 }

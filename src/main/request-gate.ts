@@ -1,0 +1,40 @@
+/**
+ * The requests the doors are serving right now (dispatch enters and leaves). Background work on
+ * the main thread (index merges) waits for a moment with none in flight, so a step never lands
+ * while a request is between its parts (awaiting the read lane, say); under a stream of requests
+ * that never pauses it runs anyway after a bounded wait, so the index is never starved.
+ */
+export class RequestGate {
+  private active = 0;
+  private waiters: (() => void)[] = [];
+
+  enter(): void {
+    this.active++;
+  }
+
+  leave(): void {
+    this.active = Math.max(0, this.active - 1);
+    if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  /** Resolves when no request is in flight (at once if none is), or after `maxWaitMs` regardless. */
+  idle(maxWaitMs: number): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== wake);
+        resolve();
+      }, maxWaitMs);
+      timer.unref();
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push(wake);
+    });
+  }
+}

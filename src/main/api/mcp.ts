@@ -3,7 +3,8 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine';
-import { EMPTY_CONTEXT, type AgentContext, type AgentPrincipal } from '../commands/principal';
+import { AGENT_COMMANDS, EMPTY_CONTEXT, type AgentContext, type AgentPrincipal } from '../commands/principal';
+import { primeCommandSchemas } from '../commands/prime';
 import { connectionContext } from './mcp-context';
 import { describeContext } from '../commands/confine';
 import { APP_VERSION } from '../version';
@@ -47,6 +48,17 @@ export interface AgentConnection {
   dispose(): void;
 }
 
+let agentSchemasPrimed: Promise<void> | null = null;
+
+/**
+ * Once the first client has initialized, the agent commands' schemas are built in the background
+ * (one per event-loop turn), so its first memory_begin_turn or memory_search does not build them.
+ */
+const primeAgentSchemas = () => void (agentSchemasPrimed ??= primeCommandSchemas(AGENT_COMMANDS));
+
+/** Settles once the agent schemas are built; null before any client has initialized. */
+export const agentSchemasReady = (): Promise<void> | null => agentSchemasPrimed;
+
 /**
  * One MCP server for one agent connection: every tool call, resource read and prompt runs as
  * that connection's agent principal, so it reaches only the sessions of its declared context and
@@ -62,6 +74,11 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     },
   );
   const connection = connectionContext(server, options.context ?? EMPTY_CONTEXT, options.log ?? (() => {}));
+  const onInitialized = server.oninitialized;
+  server.oninitialized = () => {
+    onInitialized?.();
+    primeAgentSchemas();
+  };
   // Generated from the contract at build time (see json-schemas.ts): no schema conversion at start-up.
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: generatedToolList() }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>

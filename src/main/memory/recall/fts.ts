@@ -74,6 +74,18 @@ export function lookupTerms(terms: readonly string[], max: number): string[] {
 
 type Lookup = { term: string; rows: number[]; reach: number };
 
+/**
+ * Up to `cap` rowids matching `match`, newest first; with `olderThan`, only rows past that one (a
+ * deep read goes on from where a capped lookup stopped: FTS5 seeks to a rowid bound).
+ */
+function indexRows(db: Db, index: CandidateIndex, match: string, cap: number, olderThan?: number): number[] {
+  const where = olderThan === undefined ? '' : `AND rowid ${index.newestFirst === 'DESC' ? '<' : '>'} ?`;
+  const sql = `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ${where}
+     ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`;
+  const params = olderThan === undefined ? [match] : [match, olderThan];
+  return (prepared(db, sql).all(...params) as { rowid: number }[]).map((r) => r.rowid);
+}
+
 export function findCandidates(
   db: Db,
   index: CandidateIndex,
@@ -89,11 +101,9 @@ export function findCandidates(
     perTermCap: options.perTermCap,
   };
   const chosen = lookupTerms(terms, options.maxTerms);
-  const sql = (cap: number) =>
-    `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`;
   const rowsOf = (term: string, cap: number): number[] => {
     const match = lookup(term);
-    return match === null ? [] : (prepared(db, sql(cap)).all(match) as { rowid: number }[]).map((r) => r.rowid);
+    return match === null ? [] : indexRows(db, index, match, cap);
   };
   if (chosen.length === 0 || lookup(chosen[0]!) === null) return result;
   const lookups: Lookup[] = chosen.map((term) => {
@@ -121,7 +131,8 @@ export function findCandidates(
   }
   const sparsest = lookups[0]!;
   if (sparsest.rows.length >= options.perTermCap && options.deepCap > options.perTermCap) {
-    const deep = rowsOf(sparsest.term, options.deepCap);
+    const more = options.deepCap - sparsest.rows.length;
+    const deep = [...sparsest.rows, ...indexRows(db, index, lookup(sparsest.term)!, more, sparsest.rows.at(-1))];
     add(deep, options.budget + options.deepCap);
     result.termHits.set(sparsest.term, deep.length);
     result.termRows.set(sparsest.term, deep);

@@ -21,6 +21,7 @@ if (!existsSync(entry)) {
       if (e.code !== 'EPIPE') throw e;
     });
   }
+  require('./compile-cache').installCompileCache(path.dirname(entry));
   require(entry)
     .main(process.argv.slice(2))
     .then((code) => {

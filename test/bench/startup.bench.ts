@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -36,12 +37,12 @@ function cpuReporter(dir: string): string {
   return file;
 }
 
-function timeCommand(args: string[], reporter: string): { wall: number; cpu: number } {
+function timeCommand(args: string[], reporter: string, env: NodeJS.ProcessEnv = {}): { wall: number; cpu: number } {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['--require', reporter, ...args], {
     cwd: FOREIGN_CWD,
     encoding: 'utf8',
-    env: { ...process.env, EVOFLUX_HOME: '' },
+    env: { ...process.env, EVOFLUX_HOME: '', ...env },
   });
   const wall = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
@@ -62,6 +63,12 @@ function cpuOfPid(pid: number | null, mainThreadOnly = false): number {
     return NaN;
   }
 }
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 const row = (label: string, wall: number[], cpu: number[], base?: { wall: number; cpu: number }) => {
   const ratio = base
@@ -132,19 +139,28 @@ async function main() {
     const reporter = cpuReporter(home.dir);
     const bare = { wall: [] as number[], cpu: [] as number[] };
     const cli = { wall: [] as number[], cpu: [] as number[] };
-    timeCommand([BIN, 'sessions', 'list', '--json', '--home', home.dir], reporter); // warm the OS file cache
+    const uncached = { wall: [] as number[], cpu: [] as number[] };
+    const sessionsList = [BIN, 'sessions', 'list', '--json', '--home', home.dir];
+    // Warms the OS file cache (and writes the bundle's V8 compile cache, bin/compile-cache.js, if
+    // the build's warm-up did not).
+    timeCommand(sessionsList, reporter);
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so a burst of load on the shared machine hits both alike.
       const b = timeCommand(['-e', '0'], reporter);
       bare.wall.push(b.wall);
       bare.cpu.push(b.cpu);
-      const c = timeCommand([BIN, 'sessions', 'list', '--json', '--home', home.dir], reporter);
+      const c = timeCommand(sessionsList, reporter);
       cli.wall.push(c.wall);
       cli.cpu.push(c.cpu);
+      const u = timeCommand(sessionsList, reporter, { EVOFLUX_COMPILE_CACHE: '0' });
+      uncached.wall.push(u.wall);
+      uncached.cpu.push(u.cpu);
     }
-    console.log(`${RUNS} runs each, children started in ${FOREIGN_CWD}`);
+    console.log(`${RUNS} runs each, children started in ${FOREIGN_CWD}; load average ${loadAverage()}`);
     row('node -e 0 (baseline)', bare.wall, bare.cpu);
-    row('sessions list --json (cold start)', cli.wall, cli.cpu, { wall: median(bare.wall), cpu: median(bare.cpu) });
+    const base = { wall: median(bare.wall), cpu: median(bare.cpu) };
+    row('sessions list --json (cold start)', cli.wall, cli.cpu, base);
+    row('  the same without the compile cache', uncached.wall, uncached.cpu, base);
 
     const mcp = {
       toolsList: [] as number[],

@@ -6,6 +6,7 @@ import type { Principal } from '../commands/principal';
 import { contract, isCommandName, type CommandName } from '../../shared/contract';
 import { CommandError, invalid, isCommandError } from '../../shared/errors';
 import { clampArguments, clampNote } from './mcp-clamp';
+import { generatedToolList, liveJsonSchema } from './json-schemas';
 
 /**
  * One agent-facing tool: an agent-friendly name over exactly one contract command. The tool's
@@ -200,10 +201,7 @@ export function availableTools(): (AgentTool & { command: CommandName })[] {
 /** The JSON Schema an MCP client sees: what a caller may send (defaults optional). */
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> | undefined {
   try {
-    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
-      string,
-      unknown
-    >;
+    const json = liveJsonSchema(schema, io);
     return json.type === 'object' ? json : undefined;
   } catch {
     return undefined;
@@ -220,14 +218,6 @@ export function takesSession(command: CommandName): boolean {
  * A command may treat a missing sessionId as "every session" (extraction.status does); through
  * this door a session is always required, so no tool answers beyond its caller's session.
  */
-const inputSchemas = new Map<CommandName, Record<string, unknown>>();
-
-function inputSchemaFor(command: CommandName): Record<string, unknown> {
-  let cached = inputSchemas.get(command);
-  if (!cached) inputSchemas.set(command, (cached = buildInputSchema(command)));
-  return cached;
-}
-
 function buildInputSchema(command: CommandName): Record<string, unknown> {
   const schema = jsonSchemaOf(contract[command].input, 'input') ?? { type: 'object' };
   if (!takesSession(command)) return schema;
@@ -235,9 +225,18 @@ function buildInputSchema(command: CommandName): Record<string, unknown> {
   return { ...schema, required: [...required] };
 }
 
+let advertised: Map<string, Record<string, unknown>> | null = null;
+
+/** The input schema tools/list advertises for the command's tool (the generated one). */
+function advertisedInputSchema(command: CommandName): Record<string, unknown> {
+  advertised ??= new Map(generatedToolList().map((t) => [String(t._meta?.['evoflux/command']), t.inputSchema]));
+  return advertised.get(command) ?? buildInputSchema(command);
+}
+
+/** The tool as tools/list describes it, computed from the contract (`npm run generate` stores the list). */
 export function toolDefinition(tool: AgentTool & { command: CommandName }): Tool {
   const spec = contract[tool.command];
-  const inputSchema = inputSchemaFor(tool.command);
+  const inputSchema = buildInputSchema(tool.command);
   const outputSchema = jsonSchemaOf(spec.output, 'output');
   return {
     name: tool.name,
@@ -280,7 +279,7 @@ export async function callTool(
     if (takesSession(tool.command) && input.sessionId === undefined) {
       throw invalid('sessionId', 'is required (every memory tool works inside one session)');
     }
-    const { args: clamped, changes } = clampArguments(inputSchemaFor(tool.command), input);
+    const { args: clamped, changes } = clampArguments(advertisedInputSchema(tool.command), input);
     const output = await dispatch(engine, tool.command, clamped, principal);
     const text = tool.render ? tool.render(output) : JSON.stringify(output);
     return {

@@ -1,14 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine';
 import { AGENT_COMMANDS, EMPTY_CONTEXT, type AgentContext, type AgentPrincipal } from '../commands/principal';
 import { primeCommandSchemas } from '../commands/prime';
 import { connectionContext } from './mcp-context';
 import { describeContext } from '../commands/confine';
 import { APP_VERSION } from '../version';
-import { availableTools, callTool, toolDefinition } from './mcp-tools';
+import { availableTools, callTool } from './mcp-tools';
+import { generatedToolList } from './json-schemas';
 import { serveResources } from './mcp-resources';
 import { servePrompts } from './mcp-prompts';
 import { BoundedStdioServerTransport } from './mcp-stdio';
@@ -58,9 +59,6 @@ const primeAgentSchemas = () => void (agentSchemasPrimed ??= primeCommandSchemas
 /** Settles once the agent schemas are built; null before any client has initialized. */
 export const agentSchemasReady = (): Promise<void> | null => agentSchemasPrimed;
 
-/** The tool list, built once per process (zod's JSON-schema conversion is the costly part of tools/list). */
-let toolList: Tool[] | null = null;
-
 /**
  * One MCP server for one agent connection: every tool call, resource read and prompt runs as
  * that connection's agent principal, so it reaches only the sessions of its declared context and
@@ -81,9 +79,8 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     onInitialized?.();
     primeAgentSchemas();
   };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: (toolList ??= availableTools().map(toolDefinition)),
-  }));
+  // Generated from the contract at build time (see json-schemas.ts): no schema conversion at start-up.
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: generatedToolList() }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     track(
       connection

@@ -1,10 +1,11 @@
-import { z } from 'zod';
-import { contract, type CommandName } from '../../shared/contract';
+import type { CommandName } from '../../shared/contract';
+import { inputJsonSchema } from '../api/json-schemas';
 import { CLI_DEFAULTS, FLAG_ALIASES, VALUE_FLAGS } from './aliases';
 
 /**
  * How one contract input field is given on the command line, derived from the command's input
- * schema (as JSON Schema, the same one the MCP tools advertise):
+ * schema (as JSON Schema, the same one the MCP tools advertise, generated from the contract by
+ * `npm run generate`):
  * - switch: a boolean with a default (`--dry-run`; `--no-x` too where the default is true);
  * - tristate: a boolean without one (`--enabled`, `--enabled false`, `--no-enabled`);
  * - number: text that reads as a number becomes one, and the contract validates it;
@@ -87,7 +88,7 @@ const cache = new Map<CommandName, FieldSpec[]>();
 export function fieldSpecs(name: CommandName): FieldSpec[] {
   const cached = cache.get(name);
   if (cached) return cached;
-  const schema = z.toJSONSchema(contract[name].input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const schema = inputJsonSchema(name) as JsonSchema;
   const required = new Set(schema.required ?? []);
   const cliDefaults = CLI_DEFAULTS[name] ?? {};
   let positionalTaken = false;

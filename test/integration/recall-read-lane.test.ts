@@ -88,7 +88,7 @@ describe('read lane warm-up', () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
     const db = openLaneReader(t.engine.paths.db);
-    expect(warmUpSample(db)).toEqual({ sessionId: s.id, text: 'kafka streams run on three brokers' });
+    expect(warmUpSample(db)).toEqual({ sessionId: s.id, texts: ['kafka streams run on three brokers'] });
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
     db.close();
   });

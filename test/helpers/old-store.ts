@@ -14,14 +14,19 @@ export function oldFactKey(text: string): number {
  * in the fact index), for upgrade tests: the product's store writes today's layout, which an
  * older schema does not have.
  */
+/** The id of a scope in an old store's memory_scopes, added when missing. */
+export function oldScopeId(db: Database.Database, scope: string, key: string): number {
+  db.prepare('INSERT OR IGNORE INTO memory_scopes (scope, scope_key) VALUES (?, ?)').run(scope, key);
+  return (
+    db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?').get(scope, key) as { id: number }
+  ).id;
+}
+
 export function writeOldFact(
   db: Database.Database,
   f: { id: string; text: string; kind: string; scope: Scope; key: string; sessionId: string; now: number },
 ): number {
-  db.prepare('INSERT OR IGNORE INTO memory_scopes (scope, scope_key) VALUES (?, ?)').run(f.scope, f.key);
-  const scopeId = (
-    db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?').get(f.scope, f.key) as { id: number }
-  ).id;
+  const scopeId = oldScopeId(db, f.scope, f.key);
   const seq = Number(
     db
       .prepare(

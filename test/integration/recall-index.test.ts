@@ -15,16 +15,18 @@ afterEach(async () => {
 const segments = () =>
   (t.engine.db.prepare('SELECT count(*) AS n FROM memory_facts_fts_data').get() as { n: number }).n;
 
+/** A session and `n` facts written one transaction each: the index is left as many small segments. */
+async function smallWrites(n: number) {
+  const s = await t.run('sessions.create', { projectId: 'alpha' });
+  for (let i = 0; i < n; i++) {
+    await t.run('facts.add', { sessionId: s.id, text: `cluster node ${i} runs the ingest pipeline`, scope: 'project' });
+  }
+  return s;
+}
+
 describe('recall index maintenance', () => {
   it('merges the segments left by many small writes and keeps every fact findable', async () => {
-    const s = await t.run('sessions.create', { projectId: 'alpha' });
-    for (let i = 0; i < 120; i++) {
-      await t.run('facts.add', {
-        sessionId: s.id,
-        text: `cluster node ${i} runs the ingest pipeline`,
-        scope: 'project',
-      });
-    }
+    const s = await smallWrites(120);
     const before = segments();
     await new RecallIndexMaintenance(t.engine).runAll();
     expect(segments()).toBeLessThan(before);
@@ -101,14 +103,7 @@ describe('recall index maintenance', () => {
 
 describe('index maintenance and requests', () => {
   it('waits for a moment with no request in flight before each step, then merges', async () => {
-    const s = await t.run('sessions.create', { projectId: 'alpha' });
-    for (let i = 0; i < 30; i++) {
-      await t.run('facts.add', {
-        sessionId: s.id,
-        text: `cluster node ${i} runs the ingest pipeline`,
-        scope: 'project',
-      });
-    }
+    await smallWrites(30);
     const before = segments();
     t.engine.requests.enter(); // a request the doors are still serving
     let finished = false;

@@ -8,7 +8,7 @@ import { getFact, insertFactForSeeding, recordFact } from '../../src/main/store/
 import { STORED_CODES } from '../../src/main/store/fact-codes';
 import { forgetSession } from '../../src/main/memory/forget';
 import { factIndexTerms, factToken } from '../../src/main/text/fact-index';
-import { oldFactKey } from '../helpers/old-store';
+import { oldFactKey, oldScopeId } from '../helpers/old-store';
 import { tempHome } from '../helpers/home';
 
 const S1 = '01900000-0000-7000-8000-000000000001';
@@ -24,10 +24,7 @@ function writeV102Fact(
   db: Database.Database,
   f: { id: string; scope: string; key: string; kind: string; text: string; confidence: string; origin: string },
 ): number {
-  db.prepare('INSERT OR IGNORE INTO memory_scopes (scope, scope_key) VALUES (?, ?)').run(f.scope, f.key);
-  const scopeId = (
-    db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?').get(f.scope, f.key) as { id: number }
-  ).id;
+  const scopeId = oldScopeId(db, f.scope, f.key);
   const seq = Number(
     db
       .prepare(

@@ -8,8 +8,12 @@ export class RequestGate {
   private active = 0;
   private waiters: (() => void)[] = [];
 
+  /** Requests entered so far: tells a quiet spell apart from one interrupted and over again. */
+  private entered = 0;
+
   enter(): void {
     this.active++;
+    this.entered++;
   }
 
   leave(): void {
@@ -19,6 +23,19 @@ export class RequestGate {
 
   get inFlight(): number {
     return this.active;
+  }
+
+  /**
+   * Resolves once no request has been in flight for `quietMs` in a row: for one-off work that would
+   * hold the event loop for a while (loading a model) and can wait for a lull as long as it takes.
+   */
+  async quietFor(quietMs: number): Promise<void> {
+    for (;;) {
+      while (this.active > 0) await this.idle(quietMs);
+      const seen = this.entered;
+      await new Promise((resolve) => setTimeout(resolve, quietMs).unref());
+      if (this.active === 0 && this.entered === seen) return;
+    }
   }
 
   /** Resolves when no request is in flight (at once if none is), or after `maxWaitMs` regardless. */

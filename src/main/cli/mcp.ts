@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import type { DoorCommand } from './framework';
-import { startLongLivedServices } from '../api/long-lived';
+import { startLongLivedServices, warmInBackground } from '../api/long-lived';
 import { setProcessKind } from '../log';
 import type { AgentContext } from '../commands/principal';
 import { declaredContext } from '../api/declared-context';
@@ -51,7 +51,7 @@ export const mcpCommand: DoorCommand = {
     const { serveMcp } = await import('../api/mcp');
     const engine = ctx.engine();
     // A companion's first memory_recall should find a worker with its connection open.
-    engine.readLane.warm();
+    warmInBackground(engine);
     // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
     const stopServices = options.schedule === true ? startLongLivedServices(engine) : async () => {};
     try {

@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RequestGate } from '../../src/main/request-gate';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('RequestGate', () => {
+  it('idle() resolves at once with nothing in flight, and when the last request leaves', async () => {
+    const gate = new RequestGate();
+    await gate.idle(60_000);
+    gate.enter();
+    gate.enter();
+    let idle = false;
+    const waiting = gate.idle(60_000).then(() => (idle = true));
+    gate.leave();
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    gate.leave();
+    await waiting;
+    expect(gate.inFlight).toBe(0);
+  });
+
+  it('quietFor() waits for a spell with no request at all, starting over when one comes', async () => {
+    vi.useFakeTimers();
+    const gate = new RequestGate();
+    let quiet = false;
+    void gate.quietFor(1000).then(() => (quiet = true));
+    await vi.advanceTimersByTimeAsync(600);
+    gate.enter(); // a request in the middle of the spell
+    await vi.advanceTimersByTimeAsync(300);
+    gate.leave();
+    await vi.advanceTimersByTimeAsync(500); // the first spell is over, but was interrupted
+    expect(quiet).toBe(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quiet).toBe(true);
+  });
+});

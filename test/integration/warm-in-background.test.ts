@@ -19,11 +19,16 @@ const loaded = () => {
 };
 
 describe('warmInBackground', () => {
-  it('loads the extractor model only once the doors have been quiet for a second', async () => {
+  it('loads the extractor model after the first completed response, once the doors have been quiet for a second', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     t = openTestEngine();
-    t.engine.requests.enter(); // a request being served
     warmInBackground(t.engine);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(loaded()).toBe(false); // no turn completed: search and recall alone never need it
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('turns.begin', { sessionId: s.id, userText: 'how do we deploy the billing service' });
+    t.engine.requests.enter(); // another request still being served
+    await t.run('turns.complete', { sessionId: s.id, assistantText: 'With docker compose.' });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(loaded()).toBe(false);
     t.engine.requests.leave();

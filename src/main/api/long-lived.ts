@@ -6,17 +6,22 @@ const QUIET_BEFORE_MODEL_MS = 1_000;
 
 /**
  * What a process serving agents prepares in the background: a warm read lane (its first recall
- * should not pay for starting a worker), and, once the doors have been idle for a second, the
- * rule extractor's English model, whose ~0.2 s load holds the event loop: loaded on demand, it
- * would stall whichever turn first triggered extraction.
+ * should not pay for starting a worker), and the rule extractor's English model, whose load holds
+ * the event loop for ~0.2 s and takes ~40 MB: loaded on demand, it would stall whichever turn
+ * first triggered extraction. Extraction follows completed responses (the third, then every
+ * tenth), so the model is loaded after the first one, in the first second the doors are idle; a
+ * process that never completes a turn (search and recall only) never loads it.
  */
 export function warmInBackground(engine: Engine): void {
   engine.readLane.warm();
   if (!engine.settings.extraction.enabled) return;
-  void engine.requests
-    .quietFor(QUIET_BEFORE_MODEL_MS)
-    .then(loadEnglish)
-    .catch((e: Error) => engine.log.warn(`extraction: English model not preloaded: ${e.message}`));
+  const stop = engine.events.on('response-completed', () => {
+    stop();
+    void engine.requests
+      .quietFor(QUIET_BEFORE_MODEL_MS)
+      .then(loadEnglish)
+      .catch((e: Error) => engine.log.warn(`extraction: English model not preloaded: ${e.message}`));
+  });
 }
 
 /**

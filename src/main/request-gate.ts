@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 /**
  * The requests the doors are serving right now (dispatch enters and leaves). Background work on
  * the main thread (index merges) waits for a moment with none in flight, so a step never lands
@@ -38,14 +40,22 @@ export class RequestGate {
     }
   }
 
-  /** Resolves when no request is in flight (at once if none is), or after `maxWaitMs` regardless. */
-  idle(maxWaitMs: number): Promise<void> {
-    if (this.active === 0) return Promise.resolve();
+  /**
+   * Resolves when no request is in flight (at once if none is), or after `maxWaitMs` regardless.
+   * The count is checked again after each wake-up: a request may start before the waiter runs.
+   */
+  async idle(maxWaitMs: number): Promise<void> {
+    const deadline = performance.now() + maxWaitMs;
+    while (this.active > 0 && performance.now() < deadline) await this.nextLull(deadline - performance.now());
+  }
+
+  /** The next time the last request in flight leaves, or `ms` from now, whichever comes first. */
+  private nextLull(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== wake);
         resolve();
-      }, maxWaitMs);
+      }, ms);
       timer.unref();
       const wake = () => {
         clearTimeout(timer);

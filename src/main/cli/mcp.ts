@@ -50,10 +50,11 @@ export const mcpCommand: DoorCommand = {
     // The MCP SDK is loaded only by this command.
     const { serveMcp } = await import('../api/mcp');
     const engine = ctx.engine();
-    // A companion's first memory_recall should find a worker with its connection open.
-    warmInBackground(engine);
     // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
-    const stopServices = options.schedule === true ? startLongLivedServices(engine) : async () => {};
+    // Either way its first memory_recall should find a worker with its connection open.
+    let stopServices = async () => {};
+    if (options.schedule === true) stopServices = startLongLivedServices(engine);
+    else warmInBackground(engine);
     try {
       await serveMcp(engine, { context, signal: stopped.signal, log: ctx.err });
     } finally {

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { EngineBase } from '../../engine-parts';
 import { truncateWal, writeTx, type Db } from '../../store/db';
 import { mergeStep, pendingPurges, purgeStep, PURGE_PER_STEP, RECALL_INDEXES } from '../../store/recall-index';
@@ -58,15 +57,7 @@ export class RecallIndexMaintenance {
   /** Between steps: yield to the event loop, then wait for a moment with no request in flight. */
   private async gap(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
-    await this.noRequestInFlight();
-  }
-
-  private async noRequestInFlight(): Promise<void> {
-    const deadline = performance.now() + MAX_DEFER_MS;
-    // Checked again after each wake-up: a request may start before this continuation runs.
-    while (this.engine.requests.inFlight > 0 && performance.now() < deadline) {
-      await this.engine.requests.idle(deadline - performance.now());
-    }
+    await this.engine.requests.idle(MAX_DEFER_MS);
   }
 
   start(): this {
@@ -94,7 +85,7 @@ export class RecallIndexMaintenance {
     this.running = true;
     try {
       const progress = this.purgeProgress();
-      await this.noRequestInFlight();
+      await this.engine.requests.idle(MAX_DEFER_MS);
       while (!this.stopped && purgeStep(this.engine.db)) {
         progress();
         await this.gap();

@@ -25,6 +25,7 @@ import type { Confidence, FactKind, Scope } from '../../src/shared/domain';
 import { createReadLane } from '../../src/main/workers/read-lane';
 import { normalizeWorkspacePath } from '../../src/main/memory/workspace-path';
 import { mergeStep } from '../../src/main/store/recall-index';
+import { FactSource } from './agent/data';
 
 const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n <= Number(process.env.RECALL_BENCH_MAX ?? 1_000_000));
 const MESSAGES = Number(process.env.RECALL_BENCH_MESSAGES ?? 1_000_000);
@@ -33,55 +34,13 @@ const WORKSPACES = 2000;
 const FOLDERS = 1000;
 const SESSIONS = 20_000;
 
-// Deterministic PRNG (mulberry32) so runs are comparable.
-let seed = 1234567;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (n: number) => Math.floor(rnd() * n);
-
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ren',
-  'tas',
-  'vo',
-  'de',
-  'pri',
-  'sun',
-  'gal',
-  'bor',
-  'fen',
-  'qui',
-  'zu',
-  'mar',
-  'tel',
-];
-const VOCAB: string[] = [];
-for (let i = 0; VOCAB.length < 20_000; i++) {
-  let w = '';
-  for (let k = i + 16; k > 0; k = Math.floor(k / 16)) w += SYLLABLES[k % 16];
-  VOCAB.push(w);
-}
-const CUM: number[] = [];
-let total = 0;
-for (let i = 1; i <= VOCAB.length; i++) CUM.push((total += 1 / i));
-const zipfWord = () => {
-  const x = rnd() * total;
-  let lo = 0;
-  let hi = CUM.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (CUM[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCAB[lo]!;
-};
-const sentence = (min: number, max: number) => Array.from({ length: min + pick(max - min + 1) }, zipfWord).join(' ');
+// The agent bench's deterministic source (mulberry32 over a 20,000-word Zipf vocabulary, same
+// seed), so runs are comparable.
+const source = new FactSource();
+const rnd = () => source.random();
+const pick = (n: number) => source.pick(n);
+const zipfWord = () => source.word();
+const sentence = (min: number, max: number) => source.sentence(min, max);
 
 const sessionId = (i: number) => `bench-session-${i}`;
 const workspaceOf = (i: number) => normalizeWorkspacePath(`/tmp/evoflux-bench/ws-${i % WORKSPACES}`);

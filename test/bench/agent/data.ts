@@ -71,6 +71,11 @@ export class FactSource {
     this.total = total;
   }
 
+  /** The next number in [0, 1). */
+  random(): number {
+    return this.rnd();
+  }
+
   pick(n: number): number {
     return Math.floor(this.rnd() * n);
   }

@@ -51,7 +51,12 @@ export async function connectMcp(
     const roots = options.roots;
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
   }
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    // A server that exits while starting says why on stderr: keep it in the failure.
+    throw new Error(`mcp server did not start: ${(e as Error).message}\n${logs}`, { cause: e });
+  }
   const raw = (name: string, args: unknown) =>
     client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult>;
   return {

@@ -5,7 +5,8 @@ import type { CommandMap } from '../../shared/commands/define';
  * Builds the schemas of `names` in the background, one command per turn of the event loop, so a
  * long-running door's first call of each does not pay for building them. (The contract builds a
  * command's schemas on first use, so a one-shot CLI run builds only the one it runs.) Requests
- * that arrive meanwhile are served between the steps. Resolves when every schema is built.
+ * that arrive meanwhile are served between the steps. Resolves when every schema is built. (An
+ * unref'd immediate would wait for other I/O to wake the event loop: the steps must keep it turning.)
  */
 export function primeCommandSchemas(names: Iterable<string>, commands: CommandMap = contract): Promise<void> {
   const pending = [...names].filter((n) => Object.hasOwn(commands, n));
@@ -15,8 +16,8 @@ export function primeCommandSchemas(names: Iterable<string>, commands: CommandMa
       if (name === undefined) return resolve();
       const spec = commands[name]!;
       // Reading the getters builds the schemas.
-      if (spec.input && spec.output) setImmediate(step).unref();
+      if (spec.input && spec.output) setImmediate(step);
     };
-    setImmediate(step).unref();
+    setImmediate(step);
   });
 }

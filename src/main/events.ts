@@ -8,6 +8,8 @@ import type { Log } from './log';
 export interface EngineEvents {
   /** A completed lead response was persisted (assistant, not a tool round, visible). */
   'response-completed': { sessionId: string; messageId: string };
+  /** Messages were written (the dialogue index grew); no ids for a bulk import. */
+  'messages-written': { sessionIds: string[] };
   /** Facts or evidence were written or removed. */
   'facts-changed': { sessionIds: string[] };
   /** Sessions were forgotten. */

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 import { RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
 import { mergeStep, pendingPurges, purgeStep } from '../../src/main/store/recall-index';
@@ -98,6 +98,31 @@ describe('recall index maintenance', () => {
     while (purgeStep(db, 10));
     expect(indexed()).toEqual({ n: 0 });
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
+  });
+});
+
+describe('what schedules index maintenance', () => {
+  it('every write of messages, not only a completed response: begin_turn alone grows the dialogue index', async () => {
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    const schedule = vi.spyOn(RecallIndexMaintenance.prototype, 'schedule');
+    try {
+      await t.run('turns.begin', { sessionId: s.id, userText: 'which shard runs the ingest pipeline?' });
+      expect(schedule).toHaveBeenCalledTimes(1);
+      await t.run('messages.add', { sessionId: s.id, role: 'tool', content: 'shard 7' });
+      expect(schedule).toHaveBeenCalledTimes(2);
+      await t.run('turns.complete', { sessionId: s.id, assistantText: 'Shard 7 runs it.' });
+      // The completed response schedules it too (the same pass: the timer is reset, not doubled).
+      expect(schedule.mock.calls.length).toBeGreaterThanOrEqual(3);
+      const dialogueSegments = () =>
+        (t.engine.db.prepare('SELECT count(*) AS n FROM session_messages_fts_data').get() as { n: number }).n;
+      for (let i = 0; i < 40; i++)
+        await t.run('turns.begin', { sessionId: s.id, userText: `question ${i} about shards?` });
+      const before = dialogueSegments();
+      await new RecallIndexMaintenance(t.engine).runAll();
+      expect(dialogueSegments()).toBeLessThan(before);
+    } finally {
+      schedule.mockRestore();
+    }
   });
 });
 

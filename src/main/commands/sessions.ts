@@ -132,6 +132,7 @@ export const sessionHandlers: Handlers<typeof sessionCommands> = {
       }
       return appendMessage(engine.db, { id: newId(), ...input }, at);
     });
+    engine.events.emit('messages-written', { sessionIds: [message.sessionId] });
     // A completed lead response drives the extraction cadence, from this door as from turns.
     const completed =
       message.role === 'assistant' &&

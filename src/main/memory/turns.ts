@@ -170,6 +170,7 @@ export async function beginTurn(engine: Engine, sessionId: string, userText: str
     }
     return user;
   });
+  engine.events.emit('messages-written', { sessionIds: [sessionId] });
   const window = loadWindow(engine.db, sessionId);
   const userProfile = readUserProfile(engine.paths.wiki);
   return {
@@ -224,6 +225,7 @@ export function completeTurn(
     }
     return { session, assistantMessage, completedResponses: countCompletedResponses(engine.db, sessionId) };
   });
+  engine.events.emit('messages-written', { sessionIds: [sessionId] });
   // Only a top-level session's lead response counts; team members and side chats never do.
   if (result.session.kind === 'top-level') {
     engine.events.emit('response-completed', { sessionId, messageId: result.assistantMessage.id });

@@ -22,3 +22,7 @@ export const confidenceCode = (confidence: Confidence): number => codeOf(CONFIDE
 
 /** Every value with its code, for the test that the view decodes each one back. */
 export const STORED_CODES = { kind: KIND_CODES, origin: ORIGIN_CODES, confidence: CONFIDENCE_CODES } as const;
+
+/** A stored code back to its value, as the memory_facts view decodes it (unknown codes as its ELSE). */
+export const kindOf = (code: number): FactKind => KIND_CODES[code] ?? 'fact';
+export const confidenceOf = (code: number): Confidence => CONFIDENCE_CODES[code] ?? 'low';

@@ -197,6 +197,7 @@ export class ConversationImportService {
       );
       job.bytesTotal = report.bytes;
       job.report = report;
+      this.engine.events.emit('messages-written', { sessionIds: [] });
       job.extraction = await this.extractAfter(job, signal, request.waitForExtraction);
       job.state = 'completed';
       return { ...report, jobId: job.id, extraction: job.extraction };

@@ -64,6 +64,7 @@ export class RecallIndexMaintenance {
     const schedule = () => this.schedule();
     this.engine.events.on('facts-changed', schedule);
     this.engine.events.on('response-completed', schedule);
+    this.engine.events.on('messages-written', schedule);
     this.engine.events.on('sessions-forgotten', schedule);
     this.engine.events.on('forget-followed-up', schedule);
     this.engine.onClose(() => this.stop());

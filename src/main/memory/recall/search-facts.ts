@@ -9,7 +9,10 @@ import { findCandidates, type CandidateIndex, type TermLookup } from './fts';
 import { prepared } from '../../store/prepared';
 import { factToken, quoteToken } from '../../text/fact-index';
 import { finalScore, queryMatcher, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
-import { RECALLABLE, withPinned } from './pinned';
+import { withPinned } from './pinned';
+import { candidateRows, storedScopes } from '../../store/recall-candidates';
+import { confidenceOf, kindOf } from '../../store/fact-codes';
+import type { ScopeRef } from '../../../shared/schemas';
 
 /** Automatic recall (abstains, needs half the query covered) or explicit memory_search. */
 export type RecallMode = 'automatic' | 'explicit';
@@ -62,6 +65,27 @@ type FactRow = Pick<
   'seq' | 'id' | 'scope' | 'scope_key' | 'kind' | 'text' | 'confidence' | 'reinforcement'
 >;
 
+/** The candidates' rows, placed in their visible scope (a row of any other scope is dropped). */
+function factRows(db: Db, seqs: readonly number[], stored: readonly { id: number; ref: ScopeRef }[]): FactRow[] {
+  const scopeOf = new Map(stored.map((s) => [s.id, s.ref]));
+  const rows: FactRow[] = [];
+  for (const [seq, id, scopeId, kind, text, confidence, reinforcement] of candidateRows(db, seqs)) {
+    const scope = scopeOf.get(scopeId);
+    if (!scope) continue;
+    rows.push({
+      seq,
+      id,
+      scope: scope.scope,
+      scope_key: scope.key,
+      kind: kindOf(kind),
+      text,
+      confidence: confidenceOf(confidence),
+      reinforcement,
+    });
+  }
+  return rows;
+}
+
 export function abstainReason(meaningful: readonly string[]): string | null {
   if (meaningful.length === 0) return 'no content words';
   if (meaningful.every((t) => FILLER_WORDS.has(t))) return 'generic prompt';
@@ -88,20 +112,15 @@ export function searchFacts(
   const query = terms.meaningful.length ? terms.meaningful : terms.all;
   if (query.length === 0) return { facts: [], abstained: false, reason: null };
 
-  const visible = new Map(scopes.visible.map((v) => [`${v.scope}\u0000${v.key}`, v]));
-  const stored = storedScopes(db, scopes);
+  const stored = storedScopes(db, scopes.visible);
   const candidates = findCandidates(db, FACT_INDEX, scopedLookup(stored), query, CANDIDATES);
-  const rowids = withPinned(db, candidates.rowids, scopes.visible);
+  const rowids = withPinned(
+    db,
+    candidates.rowids,
+    stored.map((s) => s.id),
+  );
   if (rowids.length === 0) return { facts: [], abstained: false, reason: null };
-
-  const rows = (
-    prepared(
-      db,
-      `SELECT f.seq, f.id, f.scope, f.scope_key, f.kind, f.text, f.confidence, f.reinforcement
-       FROM memory_facts f
-       WHERE f.seq IN (SELECT value FROM json_each(?)) AND ${RECALLABLE}`,
-    ).all(JSON.stringify(rowids)) as FactRow[]
-  ).filter((r) => visible.has(`${r.scope}\u0000${r.scope_key}`));
+  const rows = factRows(db, rowids, stored);
 
   const documents = stored.reduce((n, s) => n + s.facts, 0);
   const match = queryMatcher(query, terms.sequence);
@@ -174,17 +193,6 @@ function rankedFact(r: FactRow, m: LexicalMatch, score: number): RankedFact {
 function keep(m: LexicalMatch, mode: RecallMode): boolean {
   if (m.overlap <= 0) return false;
   return mode === 'explicit' || m.coverage >= 0.5;
-}
-
-/** The visible scopes that hold facts: their ids (the index's tokens) and fact counts (BM25's N). */
-function storedScopes(db: Db, scopes: SessionScopes): { id: number; facts: number }[] {
-  const stmt = prepared(db, 'SELECT id, facts FROM memory_scopes WHERE scope = ? AND scope_key = ?');
-  const found = new Map<number, { id: number; facts: number }>();
-  for (const v of scopes.visible) {
-    const row = stmt.get(v.scope, v.key) as { id: number; facts: number } | undefined;
-    if (row) found.set(row.id, row);
-  }
-  return [...found.values()];
 }
 
 /** A term in any of the scopes: one exact token per scope (see fact-index.ts). */

@@ -47,14 +47,15 @@ export const mcpCommand: DoorCommand = {
     process.on('SIGTERM', onSignal);
     ctx.signal.addEventListener('abort', onSignal, { once: true });
     setProcessKind('mcp');
-    // The MCP SDK is loaded only by this command.
-    const { serveMcp } = await import('../api/mcp');
     const engine = ctx.engine();
     // The desktop app or `serve` normally owns the schedule; a companion can still run Dream by tool.
-    // Either way its first memory_recall should find a worker with its connection open.
+    // Either way its first memory_recall should find a worker with its connection open: the worker
+    // starts before the MCP SDK loads, so the two overlap.
     let stopServices = async () => {};
     if (options.schedule === true) stopServices = startLongLivedServices(engine);
     else warmInBackground(engine);
+    // The MCP SDK is loaded only by this command.
+    const { serveMcp } = await import('../api/mcp');
     try {
       await serveMcp(engine, { context, signal: stopped.signal, log: ctx.err });
     } finally {

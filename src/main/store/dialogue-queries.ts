@@ -1,6 +1,6 @@
 import type { Db } from './db';
 import type { SessionRecord } from '../../shared/schemas';
-import { prepared } from './prepared';
+import { prepared, preparedRaw } from './prepared';
 
 /**
  * The reads behind memory_search over dialogue: the indexed turns a candidate lookup found,
@@ -32,20 +32,62 @@ export interface DialogueTurn {
   folder_id: string | null;
 }
 
-const TURN_COLUMNS =
-  'm.rowid AS message_rowid, m.id, m.session_id, m.seq, m.role, m.content, m.created_at, s.title, s.agent_name, s.project_id, s.workspace, s.folder_id';
+/** A turn as read, before its session's columns are added: rowid, message rowid, id, session, seq, role, content, created_at. */
+type TurnRow = [number, number, string, string, number, string, string, number];
+const TURN_COLUMNS = 'm.rowid, m.id, m.session_id, m.seq, m.role, m.content, m.created_at';
+
+type SessionColumns = Pick<DialogueTurn, 'title' | 'agent_name' | 'project_id' | 'workspace' | 'folder_id'>;
+
+/**
+ * The turns of rows read as arrays, with their sessions' columns read once per session (a
+ * search's candidates come from a handful of sessions): neither a session lookup nor an object
+ * built by the driver per row.
+ */
+function withSessions(db: Db, rows: readonly TurnRow[]): DialogueTurn[] {
+  const ids = [...new Set(rows.map((r) => r[3]))];
+  const sessions = new Map(
+    (
+      prepared(
+        db,
+        `SELECT id, title, agent_name, project_id, workspace, folder_id FROM sessions
+         WHERE id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(ids)) as (SessionColumns & { id: string })[]
+    ).map((s) => [s.id, s]),
+  );
+  const turns: DialogueTurn[] = [];
+  for (const [rowid, messageRowid, id, sessionId, seq, role, content, createdAt] of rows) {
+    const s = sessions.get(sessionId);
+    if (!s) continue; // the session was deleted between the two reads
+    turns.push({
+      rowid,
+      id,
+      session_id: sessionId,
+      seq,
+      role,
+      content,
+      created_at: createdAt,
+      title: s.title,
+      agent_name: s.agent_name,
+      message_rowid: messageRowid,
+      project_id: s.project_id,
+      workspace: s.workspace,
+      folder_id: s.folder_id,
+    });
+  }
+  return turns;
+}
 
 /** The eligible turns behind a set of dialogue index rowids. */
 export function turnsByRowid(db: Db, rowids: readonly number[]): DialogueTurn[] {
   if (rowids.length === 0) return [];
-  return prepared(
+  const rows = preparedRaw(
     db,
-    `SELECT r.rowid AS rowid, ${TURN_COLUMNS}
+    `SELECT r.rowid, ${TURN_COLUMNS}
        FROM dialogue_index_rows r
        JOIN session_messages m ON m.id = r.message_id
-       JOIN sessions s ON s.id = m.session_id
        WHERE r.rowid IN (SELECT value FROM json_each(?)) AND ${ELIGIBLE}`,
-  ).all(JSON.stringify(rowids)) as DialogueTurn[];
+  ).all(JSON.stringify(rowids)) as TurnRow[];
+  return withSessions(db, rows);
 }
 
 export interface TurnContext {
@@ -75,16 +117,11 @@ export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<stri
     next: number | null;
   }[];
   const wanted = [...new Set(sides.flatMap((r) => [r.previous, r.next]).filter((n): n is number => n !== null))];
-  const byRowid = new Map(
-    (
-      prepared(
-        db,
-        `SELECT 0 AS rowid, ${TURN_COLUMNS}
-           FROM session_messages m JOIN sessions s ON s.id = m.session_id
-           WHERE m.rowid IN (SELECT value FROM json_each(?))`,
-      ).all(JSON.stringify(wanted)) as DialogueTurn[]
-    ).map((t) => [t.message_rowid, t]),
-  );
+  const rows = preparedRaw(
+    db,
+    `SELECT 0, ${TURN_COLUMNS} FROM session_messages m WHERE m.rowid IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(wanted)) as TurnRow[];
+  const byRowid = new Map(withSessions(db, rows).map((t) => [t.message_rowid, t]));
   // Each neighbour is its own object, as when every probe read its row: callers key maps by object.
   // A row deleted between the two statements is no neighbour.
   const turnAt = (rowid: number | null) => {

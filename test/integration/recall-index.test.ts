@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 import { RecallIndexMaintenance } from '../../src/main/memory/recall/index-maintenance';
-import { mergeStep, pendingPurges, purgeStep } from '../../src/main/store/recall-index';
+import { indexPages, mergeStep, pendingPurges, purgeStep } from '../../src/main/store/recall-index';
 
 let t: TestEngine;
 beforeEach(() => {
@@ -98,6 +98,44 @@ describe('recall index maintenance', () => {
     while (purgeStep(db, 10));
     expect(indexed()).toEqual({ n: 0 });
     db.exec("INSERT INTO memory_facts_fts(memory_facts_fts) VALUES('integrity-check')");
+  });
+});
+
+describe('how much index maintenance rewrites', () => {
+  it('merges a large index whole once, then again only after it grew by a tenth; a small one every time', async () => {
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    const facts = Array.from({ length: 3000 }, (_, i) => ({
+      text: `fact ${i} about shard${i % 97} of cluster${i % 31} and its owner${i}`,
+      scope: 'project' as const,
+    }));
+    for (let at = 0; at < facts.length; at += 1000) {
+      await t.run('facts.addBatch', { sessionId: s.id, facts: facts.slice(at, at + 1000) });
+    }
+    const large = new RecallIndexMaintenance(t.engine, 4); // anything over 4 pages counts as large here
+    await large.runAll();
+    expect(mergeStep(t.engine.db, 'memory_facts_fts')).toBe(false);
+    const merged = indexPages(t.engine.db, 'memory_facts_fts');
+    expect(merged).toBeGreaterThan(4);
+    const add = (text: string) => t.run('facts.add', { sessionId: s.id, text, scope: 'project' });
+
+    await add('a zebra and a quokka run the ingest pipeline');
+    const unmerged = segments();
+    await large.runAll();
+    expect(segments()).toBe(unmerged); // one row is not worth rewriting the index for
+    await expect(
+      t.run('memory.search', { sessionId: s.id, query: 'zebra quokka', sources: ['facts'] }),
+    ).resolves.toMatchObject({ results: [{ snippet: 'a zebra and a quokka run the ingest pipeline' }] });
+
+    for (let i = 0; indexPages(t.engine.db, 'memory_facts_fts') < merged * 1.1; i++) {
+      await add(`growth fact ${i} with words of its own: alpha${i} beta${i} gamma${i}`);
+    }
+    await large.runAll();
+    expect(mergeStep(t.engine.db, 'memory_facts_fts')).toBe(false); // grown by a tenth: merged whole
+
+    await add('and one more after that');
+    const before = segments();
+    await new RecallIndexMaintenance(t.engine).runAll(); // a small index (the default limit) every time
+    expect(segments()).toBeLessThan(before);
   });
 });
 

@@ -17,6 +17,10 @@ export function mergeStep(db: Db, table: (typeof RECALL_INDEXES)[number], pages 
   });
 }
 
+/** The index's size in pages (rows of its %_data table: one per leaf or structure page). */
+export const indexPages = (db: Db, table: (typeof RECALL_INDEXES)[number]): number =>
+  (db.prepare(`SELECT count(*) AS n FROM ${table}_data`).get() as { n: number }).n;
+
 export const PURGE_PER_STEP = 500;
 
 /**

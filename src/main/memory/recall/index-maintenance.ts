@@ -1,6 +1,13 @@
 import type { EngineBase } from '../../engine-parts';
 import { truncateWal, writeTx, type Db } from '../../store/db';
-import { mergeStep, pendingPurges, purgeStep, PURGE_PER_STEP, RECALL_INDEXES } from '../../store/recall-index';
+import {
+  indexPages,
+  mergeStep,
+  pendingPurges,
+  purgeStep,
+  PURGE_PER_STEP,
+  RECALL_INDEXES,
+} from '../../store/recall-index';
 import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/forget-follow-ups';
 
 /**
@@ -11,6 +18,13 @@ import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/fo
  * across levels, as 'optimize' does, but bounded), one short write transaction per step, until a
  * step finds nothing left to merge. Steps yield to the event loop in between, and each waits for
  * a moment when no request is in flight (engine.requests), so none lands in the middle of one.
+ *
+ * Merging everything rewrites the whole index, so a large one is merged only once it has grown by
+ * a tenth since this process last merged it: rewriting a 100k-fact index (or a long imported
+ * history's dialogue) after every turn cost ~100 ms of steps and megabytes of writes for one new
+ * row. In between, FTS5's own automerge keeps the new rows' segments few (merged in fours as they
+ * are written). A small index (up to SMALL_INDEX_PAGES) is merged after every settle, as it costs
+ * little, and a forget's scrub merges every index whatever its size.
  *
  * After a forget, the same pass finishes the forget's disk scrub (its `disk` follow-up, queued in
  * the forget's transaction): it purges the forgotten facts' index rows and merges until every
@@ -24,6 +38,10 @@ import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/fo
 const SETTLE_MS = 5_000;
 /** The longest a step waits for a gap between requests before it runs anyway. */
 const MAX_DEFER_MS = 2_000;
+/** An index up to this size (about 1 MB) is merged whenever writes settle. */
+export const SMALL_INDEX_PAGES = 256;
+/** A larger one once it has grown by this share since it was last merged. */
+const REMERGE_GROWTH = 0.1;
 
 /** A forget's disk scrub is queued and may run (its wiki clean-up is done). */
 const scrubDue = (db: Db): boolean => countFollowUps(db, 'disk') > 0 && countFollowUps(db, 'wiki') === 0;
@@ -51,8 +69,13 @@ export class RecallIndexMaintenance {
   private running = false;
   private pass: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Each index's size when this process last merged it whole. */
+  private readonly mergedPages = new Map<(typeof RECALL_INDEXES)[number], number>();
 
-  constructor(private readonly engine: Pick<EngineBase, 'db' | 'events' | 'log' | 'onClose' | 'requests'>) {}
+  constructor(
+    private readonly engine: Pick<EngineBase, 'db' | 'events' | 'log' | 'onClose' | 'requests'>,
+    private readonly smallIndexPages = SMALL_INDEX_PAGES,
+  ) {}
 
   /** Between steps: yield to the event loop, then wait for a moment with no request in flight. */
   private async gap(): Promise<void> {
@@ -91,10 +114,9 @@ export class RecallIndexMaintenance {
         progress();
         await this.gap();
       }
-      for (const table of RECALL_INDEXES) {
-        while (!this.stopped && mergeStep(this.engine.db, table)) await this.gap();
-      }
-      if (!this.stopped && scrubDue(this.engine.db) && !finishScrub(this.engine.db)) {
+      const scrub = scrubDue(this.engine.db);
+      await this.merge(scrub);
+      if (!this.stopped && scrub && !finishScrub(this.engine.db)) {
         this.schedule(); // a reader held the WAL: try again once writes settle
       } else if (!this.stopped) {
         // Writes went quiet: give the WAL's pages back (never waiting: a reader only defers it).
@@ -106,6 +128,25 @@ export class RecallIndexMaintenance {
     } finally {
       this.running = false;
     }
+  }
+
+  /** Merges each index that is due (every one for a scrub), step by step between requests. */
+  private async merge(scrub: boolean): Promise<void> {
+    for (const table of RECALL_INDEXES) {
+      if (!scrub && !this.mergeDue(table)) continue;
+      while (!this.stopped && mergeStep(this.engine.db, table)) await this.gap();
+      if (!this.stopped) this.mergedPages.set(table, indexPages(this.engine.db, table));
+    }
+  }
+
+  /**
+   * Whether a settle should merge this index whole: it is small, or this process has not merged it
+   * yet (its size then is unknown), or it grew by REMERGE_GROWTH since.
+   */
+  private mergeDue(table: (typeof RECALL_INDEXES)[number]): boolean {
+    const pages = indexPages(this.engine.db, table);
+    const merged = this.mergedPages.get(table);
+    return pages <= this.smallIndexPages || merged === undefined || pages >= merged * (1 + REMERGE_GROWTH);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import type { MessageRow } from './messages';
+import { preparedRaw } from './prepared';
 
 /**
  * The reads and the one write of a session's provider window (memory/working-memory): the
@@ -26,13 +27,68 @@ export function countWindowRows(db: Db, sessionId: string): number {
   ).n;
 }
 
+type WindowTuple = [
+  string,
+  string,
+  number,
+  MessageRow['role'],
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string | null,
+  string | null,
+];
+
+/**
+ * The newest `limit` rows of the window's range, newest first. Read as arrays and built here:
+ * every turn reads up to 200 of them, and the driver's object per row was most of a turn's time.
+ */
 export function newestWindowRows(db: Db, sessionId: string, limit: number): WindowRow[] {
-  return db
-    .prepare(
-      `SELECT * FROM session_messages WHERE session_id = ? AND compacted = 0 AND is_summary = 0
-       ORDER BY seq DESC LIMIT ?`,
-    )
-    .all(sessionId, limit) as WindowRow[];
+  const rows = preparedRaw(
+    db,
+    `SELECT id, session_id, seq, role, content, hidden, side_chat_context, tool_call_round,
+       system_generated, is_summary, compacted, created_at, recall_degraded, model_context
+     FROM session_messages
+     WHERE session_id = ? AND compacted = 0 AND is_summary = 0 ORDER BY seq DESC LIMIT ?`,
+  ).all(sessionId, limit) as WindowTuple[];
+  return rows.map(
+    ([
+      id,
+      session_id,
+      seq,
+      role,
+      content,
+      hidden,
+      side,
+      toolRound,
+      generated,
+      summary,
+      compacted,
+      at,
+      degraded,
+      ctx,
+    ]) => ({
+      id,
+      session_id,
+      seq,
+      role,
+      content,
+      hidden,
+      side_chat_context: side,
+      tool_call_round: toolRound,
+      system_generated: generated,
+      is_summary: summary,
+      compacted,
+      created_at: at,
+      recall_degraded: degraded,
+      model_context: ctx,
+    }),
+  );
 }
 
 /** Every row not compacted (summaries included), in order. */

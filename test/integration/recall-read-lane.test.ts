@@ -2,6 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import path from 'node:path';
 import { createReadLane, readLaneWorkerFile, type ReadLane } from '../../src/main/workers/read-lane';
 import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
+import { openLaneReader, runReadTask } from '../../src/main/workers/read-lane-tasks';
+import { readTx } from '../../src/main/store/db';
+import { insertSession } from '../../src/main/store/sessions';
+import type { SessionRecord } from '../../src/shared/schemas';
 
 let lane: ReadLane | null = null;
 let t: TestEngine | null = null;
@@ -119,5 +123,43 @@ describe('read lane size', () => {
     await Promise.all(Array.from({ length: 10 }, () => lane!.recall(s.id, 'kafka streams brokers')));
     await vi.waitFor(() => expect(lane!.workers()).toBe(1), { timeout: 5_000, interval: 10 });
     expect((await lane.recall(s.id, 'kafka streams brokers')).abstained).toBe(false);
+  });
+});
+
+describe('a read-lane task', () => {
+  it('reads one snapshot: a write committed while it runs is not half seen', async () => {
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    const reader = openLaneReader(t.engine.paths.db);
+    const engine = t.engine;
+    const count = () => (reader.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+    const other = { kind: 'top-level', parentSessionId: null, projectId: 'beta', workspace: null, folderId: null };
+    try {
+      const seen = readTx(reader, () => {
+        const before = count();
+        // Another connection commits in the middle of the task (the writer, on this thread).
+        insertSession(engine.db, {
+          ...other,
+          id: 'other',
+          agentName: null,
+          title: null,
+          createdAt: 1,
+          updatedAt: 1,
+        } as SessionRecord);
+        return [before, count()];
+      });
+      expect(seen[0]).toBe(seen[1]);
+      expect(count()).toBe(seen[0]! + 1);
+      // Every task of the lane runs so: a recall over the same connection still answers.
+      const answer = runReadTask(reader, engine.paths.wiki, {
+        task: 'recall',
+        args: { sessionId: s.id, text: 'kafka streams brokers' },
+      });
+      expect((answer as { facts: unknown[] }).facts.length).toBeGreaterThan(0);
+      expect(reader.inTransaction).toBe(false);
+    } finally {
+      reader.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { appliedSchemaVersion, openLaneConnection, type Db } from '../store/db';
+import { appliedSchemaVersion, openLaneConnection, readTx, type Db } from '../store/db';
 import { recall } from '../memory/recall';
 import { memorySearch, SEARCH_SOURCES, type SearchRequest } from '../memory/search';
 import { warmUpSample } from '../store/warm-up';
@@ -7,9 +7,11 @@ import type { ReadLaneRequest } from './read-lane-protocol';
 /** A read-only connection for the read lane's work (a worker's, or the main thread's while one starts). */
 export const openLaneReader = (dbPath: string): Db => openLaneConnection(dbPath);
 
-/** Runs one read-lane task on `db`. */
-export function runReadTask(db: Db, wikiDir: string, task: Omit<ReadLaneRequest, 'id'>): unknown {
-  const req = task as ReadLaneRequest;
+/** Runs one read-lane task on `db`, in one read transaction. */
+export const runReadTask = (db: Db, wikiDir: string, task: Omit<ReadLaneRequest, 'id'>): unknown =>
+  readTx(db, () => runTask(db, wikiDir, task as ReadLaneRequest));
+
+function runTask(db: Db, wikiDir: string, req: ReadLaneRequest): unknown {
   switch (req.task) {
     case 'recall':
       return recall(db, req.args.sessionId, req.args.text);

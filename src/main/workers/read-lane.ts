@@ -131,6 +131,9 @@ class ReadLanePool {
       const job = slot.pending.get(res.id);
       if (!job) return;
       slot.pending.delete(res.id);
+      // The worker is warm: from now on it answers. Closed here rather than when the warm promise
+      // settles, so an answer that came in the same batch is never followed by an inline request.
+      if (job.req.task === 'warm') this.inline.close();
       settle(job, res);
       this.pump();
       if (slot.pending.size === 0) this.idle(index, slot);

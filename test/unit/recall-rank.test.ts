@@ -7,6 +7,8 @@ import {
   phraseRun,
   reinforcementWeight,
   termWeights,
+  textBag,
+  bagMatch,
 } from '../../src/main/memory/recall/rank';
 import type { RankedFact } from '../../src/main/memory/recall/search-facts';
 import { queryTerms } from '../../src/main/text/tokenize';
@@ -133,5 +135,29 @@ describe('recall block', () => {
     expect(included.length).toBeLessThan(4);
     for (const l of block!.split('\n').filter((l) => l.startsWith('{'))) expect(() => JSON.parse(l)).not.toThrow();
     expect(buildRecallBlock([long('x')], 100).block).toBeNull();
+  });
+});
+
+describe('a counted text (textBag) matches a query as lexicalMatch does', () => {
+  const texts = [
+    'Deploys run nightly; the deploy script deploys to three hosts.',
+    'Does the doe run? Is it done? The does and bucks ran.',
+    'Café crème, naïve résumé: Unicode words and 2022 versions v1.2',
+    'topics/kafka-brokers.md\n---\ntags: [kafka]\n---\nKafka brokers, brokers, BROKERS.',
+    '',
+  ];
+  const queries = [
+    ['deploy', 'host', 'nightly'],
+    ['doe', 'run', 'buck'],
+    ['café', 'résumé', '2022', 'version'],
+    ['kafka', 'broker', 'tag', 'missing'],
+  ];
+  it('gives the same counts, coverage, overlap and length for every text and query', () => {
+    for (const text of texts) {
+      const bag = textBag(text);
+      for (const query of queries) {
+        expect(bagMatch(bag, query)).toEqual(lexicalMatch(text, query));
+      }
+    }
   });
 });

@@ -111,6 +111,43 @@ export function queryMatcher(
   };
 }
 
+/**
+ * A text's folded words counted once, for a text matched against query after query (a wiki page):
+ * every folded word's occurrences (a stop-word's too, as lexicalMatch counts them) and the
+ * content-word length.
+ */
+export interface TextBag {
+  counts: ReadonlyMap<string, number>;
+  length: number;
+}
+
+export function textBag(text: string): TextBag {
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const raw of rawTokens(text)) {
+    const t = normalizeToken(raw);
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+    if (!STOP_WORDS.has(raw)) length++;
+  }
+  return { counts, length };
+}
+
+/** lexicalMatch(text, query) without a phrase, from the text's bag: a lookup per query term. */
+export function bagMatch(bag: TextBag, query: readonly string[]): LexicalMatch {
+  const counts = new Map<string, number>();
+  let overlap = 0;
+  const matched: string[] = [];
+  for (const q of query) {
+    if (counts.has(q)) continue;
+    const c = bag.counts.get(q) ?? 0;
+    counts.set(q, c);
+    overlap += c;
+    if (c > 0) matched.push(q);
+  }
+  const coverage = query.length ? matched.length / query.length : 0;
+  return { coverage, overlap, matched: matched.sort(), length: bag.length, counts, phrase: 0 };
+}
+
 /** Longest run of consecutive query tokens that appears contiguously in the text. */
 export function phraseRun(text: readonly (string | null)[], query: readonly string[]): number {
   let best = 0;

@@ -8,6 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
 import { findCandidates, taggedLookup } from '../../src/main/memory/recall/fts';
 import { scopeTag } from '../../src/main/store/index-tags';
+import { scopeSessions } from '../../src/main/store/dialogue-queries';
+import { openLaneReader } from '../../src/main/workers/read-lane-tasks';
+import type { SessionRecord } from '../../src/shared/schemas';
 
 const resources = testResources();
 afterEach(() => resources.release());
@@ -152,5 +155,25 @@ describe('rarest-first candidates', () => {
     // The rare term's rows come first; the common term only fills the rest of the budget.
     expect(found.rowids.slice(0, 2)).toEqual(narwhalRows);
     expect(found.rowids).toHaveLength(4);
+  });
+});
+
+describe("the scope's sessions behind dialogue statistics", () => {
+  it('are read once per change of the store, and a session created since counts at once', async () => {
+    const t = resources.engine();
+    const { ask } = await conversation(t, 'alpha', [[['user', 'The ingest shards moved to zebra hosts.']]]);
+    const reader = openLaneReader(t.engine.paths.db);
+    try {
+      const owner = (await t.run('sessions.create', { projectId: 'alpha' })) as SessionRecord;
+      const first = scopeSessions(reader, owner);
+      expect(scopeSessions(reader, owner)).toBe(first); // nothing changed: the same answer, not read again
+      await t.run('sessions.create', { projectId: 'alpha' }); // another connection commits
+      const second = scopeSessions(reader, owner);
+      expect(second).not.toBe(first);
+      expect(second.length).toBe(first.length + 1);
+      expect((await ask('zebra hosts'))[0]?.snippet).toContain('zebra hosts');
+    } finally {
+      reader.close();
+    }
   });
 });

@@ -184,7 +184,7 @@ function termWeights(
   candidates: Candidates,
   turns: readonly DialogueTurn[],
 ): Map<string, number> {
-  const sessions = scopeSessions(db, scopes.owner).sort((a, b) => a.created_at - b.created_at);
+  const sessions = scopeSessions(db, scopes.owner);
   const documents = Math.max(
     sessions.reduce((n, s) => n + s.messages, 0),
     candidates.rowids.length,

@@ -145,9 +145,26 @@ export interface ScopeSession {
  * The sessions whose dialogue a search from `owner` may read: the owner's team, plus the sessions
  * of its project, else of its workspace, else of its Work folder (the same rule as the index tags).
  * Each session's size comes from its last seq, one index probe, so this costs a probe per session
- * rather than a scan of the messages.
+ * rather than a scan of the messages; a project of thousands of sessions still made this most of
+ * a dialogue search, so the answer is kept per connection until the store changes (another
+ * connection's commit moves data_version).
  */
-export function scopeSessions(db: Db, owner: SessionRecord): ScopeSession[] {
+export function scopeSessions(db: Db, owner: SessionRecord): readonly ScopeSession[] {
+  const version = (prepared(db, 'PRAGMA data_version').get() as { data_version: number }).data_version;
+  let cache = scopeCache.get(db);
+  if (cache?.version !== version) scopeCache.set(db, (cache = { version, byOwner: new Map() }));
+  let sessions = cache.byOwner.get(owner.id);
+  if (!sessions) {
+    if (cache.byOwner.size >= SCOPE_CACHE_OWNERS) cache.byOwner.clear();
+    cache.byOwner.set(owner.id, (sessions = readScopeSessions(db, owner)));
+  }
+  return sessions;
+}
+
+const SCOPE_CACHE_OWNERS = 64;
+const scopeCache = new WeakMap<Db, { version: number; byOwner: Map<string, readonly ScopeSession[]> }>();
+
+function readScopeSessions(db: Db, owner: SessionRecord): ScopeSession[] {
   const cols = `s.id, s.created_at, COALESCE((SELECT max(seq) FROM session_messages WHERE session_id = s.id), 0) AS messages`;
   const team = `SELECT ${cols} FROM sessions s WHERE s.id = @owner
     UNION SELECT ${cols} FROM sessions s WHERE s.parent_session_id = @owner`;

@@ -56,39 +56,22 @@ export function newestWindowRows(db: Db, sessionId: string, limit: number): Wind
      FROM session_messages
      WHERE session_id = ? AND compacted = 0 AND is_summary = 0 ORDER BY seq DESC LIMIT ?`,
   ).all(sessionId, limit) as WindowTuple[];
-  return rows.map(
-    ([
-      id,
-      session_id,
-      seq,
-      role,
-      content,
-      hidden,
-      side,
-      toolRound,
-      generated,
-      summary,
-      compacted,
-      at,
-      degraded,
-      ctx,
-    ]) => ({
-      id,
-      session_id,
-      seq,
-      role,
-      content,
-      hidden,
-      side_chat_context: side,
-      tool_call_round: toolRound,
-      system_generated: generated,
-      is_summary: summary,
-      compacted,
-      created_at: at,
-      recall_degraded: degraded,
-      model_context: ctx,
-    }),
-  );
+  return rows.map((r) => ({
+    id: r[0],
+    session_id: r[1],
+    seq: r[2],
+    role: r[3],
+    content: r[4],
+    hidden: r[5],
+    side_chat_context: r[6],
+    tool_call_round: r[7],
+    system_generated: r[8],
+    is_summary: r[9],
+    compacted: r[10],
+    created_at: r[11],
+    recall_degraded: r[12],
+    model_context: r[13],
+  }));
 }
 
 /** Every row not compacted (summaries included), in order. */

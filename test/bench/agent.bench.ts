@@ -122,6 +122,9 @@ async function measureSize(home: string, loaded: Loaded, data: FactSource): Prom
   const targets = (s: CallSeries) => verdict(pct(s.wall, 50) <= 1 && pct(s.wall, 99) <= 3);
   printSeries('memory_search', searchS, `  target p50 <= 1 / p99 <= 3 ms: ${targets(searchS)}`);
   printSeries('memory_recall', recallS, `  target: ${targets(recallS)}`);
+  // The floor under both: the stdio hop, the SDK and JSON with no command behind them.
+  const ping = await series(agent.pid, CALLS, () => agent.client.ping());
+  console.log(`  MCP ping (the transport alone)      wall p50/p99 ${p50p99(ping.wall)} ms`);
 
   const baseline = buildBaseline(path.join(home, 'memory.db'), home, [
     { scope: 'session', key: sessionId },

@@ -172,6 +172,10 @@ describe("the scope's sessions behind dialogue statistics", () => {
       expect(second).not.toBe(first);
       expect(second.length).toBe(first.length + 1);
       expect((await ask('zebra hosts'))[0]?.snippet).toContain('zebra hosts');
+      // On a connection that writes itself, its own commits count as changes too.
+      const own = scopeSessions(t.engine.db, owner);
+      await t.run('sessions.create', { projectId: 'alpha' });
+      expect(scopeSessions(t.engine.db, owner).length).toBe(own.length + 1);
     } finally {
       reader.close();
     }

@@ -146,11 +146,18 @@ export interface ScopeSession {
  * of its project, else of its workspace, else of its Work folder (the same rule as the index tags).
  * Each session's size comes from its last seq, one index probe, so this costs a probe per session
  * rather than a scan of the messages; a project of thousands of sessions still made this most of
- * a dialogue search, so the answer is kept per connection until the store changes (another
- * connection's commit moves data_version).
+ * a dialogue search, so the answer is kept per connection until the store changes.
  */
 export function scopeSessions(db: Db, owner: SessionRecord): readonly ScopeSession[] {
-  const version = (prepared(db, 'PRAGMA data_version').get() as { data_version: number }).data_version;
+  // Another connection's commit moves data_version, this connection's own writes total_changes.
+  const { v, c } = prepared(
+    db,
+    'SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c',
+  ).get() as {
+    v: number;
+    c: number;
+  };
+  const version = `${v}:${c}`;
   let cache = scopeCache.get(db);
   if (cache?.version !== version) scopeCache.set(db, (cache = { version, byOwner: new Map() }));
   let sessions = cache.byOwner.get(owner.id);
@@ -162,7 +169,7 @@ export function scopeSessions(db: Db, owner: SessionRecord): readonly ScopeSessi
 }
 
 const SCOPE_CACHE_OWNERS = 64;
-const scopeCache = new WeakMap<Db, { version: number; byOwner: Map<string, readonly ScopeSession[]> }>();
+const scopeCache = new WeakMap<Db, { version: string; byOwner: Map<string, readonly ScopeSession[]> }>();
 
 function readScopeSessions(db: Db, owner: SessionRecord): ScopeSession[] {
   const cols = `s.id, s.created_at, COALESCE((SELECT max(seq) FROM session_messages WHERE session_id = s.id), 0) AS messages`;

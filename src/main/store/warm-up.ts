@@ -1,7 +1,13 @@
 import type { Db } from './db';
 
-/** Facts the read lane primes itself with: enough calls for the JIT to optimize the ranking code. */
-const SAMPLE_FACTS = 8;
+/**
+ * Facts the read lane primes itself with. Two compile the statements, read the index pages and
+ * take the ranking code past its first, slowest runs; the JIT optimizes the rest under real
+ * requests. Eight kept a fresh server's worker busy for ~150 ms at 10k facts, competing for the
+ * cores with the first requests (answered on the main thread until the worker is warm): the
+ * first `memory_begin_turn` took 24-28 ms with eight against 11-18 ms with two.
+ */
+const SAMPLE_FACTS = 2;
 
 /**
  * What the read lane primes itself with before its first request: the most recently active

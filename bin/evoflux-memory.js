@@ -6,15 +6,6 @@
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 
-// V8 doubles its young generation under allocation pressure, up to 32 MB, and keeps it while
-// idle: an agent server that once answered a burst of calls would hold that for the rest of its
-// life. Growth factor 1 keeps it at its starting size; scavenges come more often but each copies
-// only the survivors, few after a request. It is set for every command, not only the servers,
-// because V8 stamps its flags into the compile cache below and rejects a cache written under
-// other flags. A worker thread's start undoes it, so the read-lane worker sets it again
-// (src/main/workers/young-generation.ts).
-require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
-
 const entry = path.join(__dirname, '..', 'out', 'main', 'cli.js');
 if (!existsSync(entry)) {
   process.stderr.write(

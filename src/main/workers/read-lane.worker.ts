@@ -6,9 +6,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { setDefaultNativeBinding, type Db } from '../store/db';
 import { openLaneReader, runReadTask } from './read-lane-tasks';
 import type { ReadLaneRequest, ReadLaneResponse, ReadLaneWorkerData } from './read-lane-protocol';
-import { keepYoungGenerationSmall } from './young-generation';
-
-keepYoungGenerationSmall();
 
 const data = workerData as ReadLaneWorkerData;
 setDefaultNativeBinding(data.nativeBinding);

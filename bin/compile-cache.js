@@ -3,8 +3,10 @@
 // largest single cost of a CLI command's start-up, paid again by every run although the files
 // only change with `npm run build`. The first run stores V8's compiled form of each file it loaded
 // (as it stands at exit, so the functions that run also count) in out/main/.compile-cache/; later
-// runs hand it back to V8, which skips parsing. A cache is named by the file's content hash and
-// the Node version, V8 checks it again (a rejected cache is compiled as usual and replaced), and
+// runs hand it back to V8, which skips parsing. A cache is named by the file's content hash, the
+// flags Node was started with (V8 rejects a cache written under other flags, so a server started
+// with `--max-semi-space-size` keeps caches of its own instead of replacing the CLI's on every
+// start) and the Node version, V8 checks it again (a rejected cache is compiled as usual and replaced), and
 // the folder is emptied with the rest of out/ by every build. Nothing is written where the
 // folder cannot be (a read-only install just runs uncached). EVOFLUX_COMPILE_CACHE=0 turns it off.
 // `npm run build` writes the caches once (scripts/warm-compile-cache.js), so even a first run is fast.
@@ -40,9 +42,12 @@ function installCompileCache(dir, env = process.env) {
   process.once('exit', () => save(cacheDir, unsaved));
 }
 
-/** Named by the file's content (about 2 ms for the whole bundle) and the Node version. */
+/** Named by the file's content (about 2 ms for the whole bundle), the start-up flags and the Node version. */
 const cacheName = (filename, content) =>
-  `${path.basename(filename, '.js')}-${createHash('sha1').update(content).digest('hex').slice(0, 20)}-${process.version}.bin`;
+  `${path.basename(filename, '.js')}-${createHash('sha1').update(content).update(startFlags()).digest('hex').slice(0, 20)}-${process.version}.bin`;
+
+/** Node's and V8's flags for this process: its command line and NODE_OPTIONS. */
+const startFlags = () => `\0${JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? ''])}`;
 
 function readOrNull(file) {
   try {

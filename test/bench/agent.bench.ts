@@ -5,7 +5,8 @@
  * and 100k facts, loaded through `memory_remember_batch` (1,000 facts a call) by one `mcp`
  * server declared for ten projects. At each size a fresh `mcp --project p0` server (the compiled
  * entry point, a child process started from outside the checkout, one SDK client over stdio)
- * answers sequential `memory_begin_turn`, `memory_search` and `memory_recall` calls; beside them
+ * answers sequential `memory_begin_turn`, `memory_search` and `memory_recall` calls (servers are
+ * started with the Node flags the README's client configurations give); beside them
  * the same queries run in-process against a plain FTS5 table with a scope column holding the same
  * facts (the baseline), and at 1k against the official MCP memory server when it is installed.
  * Wall times are as the client sees them; CPU is the server's, per thread, read from /proc (on a
@@ -29,10 +30,16 @@ import { peerInstalled, startPeer } from './agent/peer';
 import { rssMb, waitIdle } from './agent/threads';
 import { describeSeries, mean, ms, p50p99, pct, series, verdict, type CallSeries } from './agent/measure';
 import { footprint } from './agent/footprint';
+import { SERVER_NODE_FLAGS } from '../helpers/server-flags';
 
 const SIZES = [1_000, 10_000, 100_000].filter((n) => n <= Number(process.env.AGENT_BENCH_MAX ?? 100_000));
 const CALLS = Number(process.env.AGENT_BENCH_CALLS ?? 300);
 const BATCH = 1000;
+/**
+ * Servers start as the README's client configurations start them (node flags before the script);
+ * AGENT_BENCH_NODE_FLAGS=none starts them without.
+ */
+const SERVER_FLAGS = process.env.AGENT_BENCH_NODE_FLAGS === 'none' ? [] : SERVER_NODE_FLAGS;
 /** Longer than the engine waits after writes before its index maintenance. */
 const SETTLE_MS = 6_000;
 
@@ -94,7 +101,7 @@ interface SizeFigures {
 }
 
 async function measureTurns(home: string, args: string[]): Promise<{ agent: McpSession; begin: CallSeries }> {
-  const agent = await connectMcp(home, args);
+  const agent = await connectMcp(home, args, {}, { nodeFlags: SERVER_FLAGS });
   const turn = (await agent.call('memory_create_session', { projectId: 'p0', title: 'turns' })).id;
   const data = new FactSource(99);
   // The very first calls of a fresh server: memory_begin_turn recalls through the read lane.
@@ -208,12 +215,14 @@ async function main(): Promise<void> {
     `agent bench: ${os.cpus().length} cores, load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')}`,
+      .join(' ')}; servers started as node ${[...SERVER_FLAGS, 'bin/evoflux-memory.js mcp'].join(' ')}`,
   );
   const home = tempHome('evoflux-bench-agent-');
   const loader = await connectMcp(
     home.dir,
     Array.from({ length: PROJECTS }, (_, p) => ['--project', project(p)]).flat(),
+    {},
+    { nodeFlags: SERVER_FLAGS },
   );
   try {
     const data = new FactSource();

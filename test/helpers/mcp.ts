@@ -25,6 +25,8 @@ export interface ConnectOptions {
   roots?: string[];
   /** Where the server is started; by default a folder outside the checkout, as an agent client would. */
   cwd?: string;
+  /** Node flags before the script path, as a client configuration may give them (bin/server-flags.js). */
+  nodeFlags?: string[];
 }
 
 /** Spawns the real `evoflux-memory mcp --home DIR` and connects the SDK's own client to it. */
@@ -36,7 +38,7 @@ export async function connectMcp(
 ): Promise<StdioMcpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--home', home, ...extraArgs],
+    args: [...(options.nodeFlags ?? []), BIN, 'mcp', '--home', home, ...extraArgs],
     cwd: options.cwd ?? FOREIGN_CWD,
     env: { ...(process.env as Record<string, string>), EVOFLUX_HOME: '', ...(env as Record<string, string>) },
     stderr: 'pipe',

@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { tempHome } from '../helpers/home';
 import { FOREIGN_CWD } from '../helpers/cli';
 import { startServe, type ServeProcess } from '../helpers/serve';
+import { SERVER_NODE_FLAGS } from '../helpers/server-flags';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -88,4 +89,13 @@ describe("the README's client configurations work as written", () => {
       }
     });
   }
+
+  it('stdio entries start the server with the flags bin/server-flags.js names, before the script', () => {
+    const stdio = [...entries('stdio'), ...entries('vscode')].filter(([, entry]) => entry.command);
+    expect(stdio.length).toBeGreaterThan(0);
+    for (const [label, entry] of stdio) {
+      const script = entry.args!.findIndex((a) => a.endsWith('bin/evoflux-memory.js'));
+      expect(entry.args!.slice(0, script), label).toEqual(SERVER_NODE_FLAGS);
+    }
+  });
 });

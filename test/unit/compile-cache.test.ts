@@ -80,6 +80,20 @@ describe('the compile cache of the bundle', () => {
     expect(caches(cacheDir)).toEqual(expect.arrayContaining(before));
   });
 
+  it('keeps its own caches for a process started with other V8 flags, so neither replaces the other', () => {
+    const { cacheDir, run } = setUp();
+    const flagged = { NODE_OPTIONS: '--max-semi-space-size=1' };
+    expect(JSON.parse(run()).answer).toBe(42);
+    expect(JSON.parse(run(flagged)).answer).toBe(42);
+    const written = caches(cacheDir);
+    expect(written).toHaveLength(2);
+    const mtimes = written.map((name) => statSync(path.join(cacheDir, name)).mtimeMs);
+    run();
+    run(flagged);
+    expect(caches(cacheDir)).toEqual(written);
+    expect(written.map((name) => statSync(path.join(cacheDir, name)).mtimeMs)).toEqual(mtimes);
+  });
+
   it('replaces a cache V8 rejects, and runs the file as usual', () => {
     const { cacheDir, run } = setUp();
     run();

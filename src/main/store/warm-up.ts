@@ -4,8 +4,9 @@ import type { Db } from './db';
  * Facts the read lane primes itself with. Two compile the statements, read the index pages and
  * take the ranking code past its first, slowest runs; the JIT optimizes the rest under real
  * requests. Eight kept a fresh server's worker busy for ~150 ms at 10k facts, competing for the
- * cores with the first requests (answered on the main thread until the worker is warm): the
- * first `memory_begin_turn` took 24-28 ms with eight against 11-18 ms with two.
+ * cores with the first requests (answered on the main thread until the worker is warm); over ten
+ * alternating runs each, p99 of a fresh server's first 100 `memory_begin_turn` calls was under
+ * 20 ms in seven with two against five with eight.
  */
 const SAMPLE_FACTS = 2;
 

@@ -6,8 +6,8 @@
 // runs hand it back to V8, which skips parsing. A cache is named by the file's content hash, the
 // flags Node was started with (V8 rejects a cache written under other flags, so a server started
 // with `--max-semi-space-size` keeps caches of its own instead of replacing the CLI's on every
-// start) and the Node version, V8 checks it again (a rejected cache is compiled as usual and replaced), and
-// the folder is emptied with the rest of out/ by every build. Nothing is written where the
+// start) and the Node version. V8 checks it again (a rejected cache is compiled as usual and
+// replaced), and the folder is emptied with the rest of out/ by every build. Nothing is written where the
 // folder cannot be (a read-only install just runs uncached). EVOFLUX_COMPILE_CACHE=0 turns it off.
 // `npm run build` writes the caches once (scripts/warm-compile-cache.js), so even a first run is fast.
 const { createHash } = require('node:crypto');
@@ -42,7 +42,7 @@ function installCompileCache(dir, env = process.env) {
   process.once('exit', () => save(cacheDir, unsaved));
 }
 
-/** Named by the file's content (about 2 ms for the whole bundle), the start-up flags and the Node version. */
+/** Named by the file's content (~2 ms to hash the bundle), the start-up flags and Node's version. */
 const cacheName = (filename, content) =>
   `${path.basename(filename, '.js')}-${createHash('sha1').update(content).update(startFlags()).digest('hex').slice(0, 20)}-${process.version}.bin`;
 

@@ -4,8 +4,8 @@
 // `sessions list`, an MCP server answering `tools/list`, with and without the flags the README's
 // client configurations start it with, which get caches of their own) in a throw-away data home,
 // so the V8 compile cache of the new bundle (bin/compile-cache.js) is written now, holding the
-// functions they ran, instead of by a user's first command. Best effort: where the CLI cannot run yet (no
-// native SQLite build) it says so and the build still succeeds; the first run writes the cache.
+// functions they ran, instead of by a user's first command. Best effort: where the CLI cannot run
+// yet (no native SQLite build) it says so and the build still succeeds; the first run writes it.
 const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const os = require('node:os');
@@ -45,7 +45,7 @@ try {
     mcp?.status === 0 ? run(['mcp', '--project', 'warm-up'], home, mcpSession, SERVER_NODE_FLAGS) : null;
   const failed = [list, mcp, configured].find((r) => r?.status !== 0);
   if (failed !== undefined) {
-    const why = failed?.stderr?.trim().split('\n').pop() ?? 'no output';
+    const why = failed.stderr?.trim().split('\n').pop() ?? 'no output';
     console.log(`compile cache not written now (the first run will write it): ${why}`);
   }
 } finally {

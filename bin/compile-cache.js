@@ -7,8 +7,9 @@
 // flags Node was started with (V8 rejects a cache written under other flags, so a server started
 // with `--max-semi-space-size` keeps caches of its own instead of replacing the CLI's on every
 // start) and the Node version. V8 checks it again (a rejected cache is compiled as usual and
-// replaced), and the folder is emptied with the rest of out/ by every build. Nothing is written where the
-// folder cannot be (a read-only install just runs uncached). EVOFLUX_COMPILE_CACHE=0 turns it off.
+// replaced), and the folder is emptied with the rest of out/ by every build. Nothing is written
+// where the folder cannot be (a read-only install just runs uncached). EVOFLUX_COMPILE_CACHE=0
+// turns it off.
 // `npm run build` writes the caches once (scripts/warm-compile-cache.js), so even a first run is fast.
 const { createHash } = require('node:crypto');
 const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
@@ -24,11 +25,12 @@ function installCompileCache(dir, env = process.env) {
   const refresh = env.EVOFLUX_COMPILE_CACHE === 'refresh';
   const prefix = dir + path.sep;
   const cacheDir = path.join(dir, '.compile-cache');
+  const flags = startFlags(env);
   const unsaved = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function compileWithCache(content, filename) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
-    const cacheFile = path.join(cacheDir, cacheName(filename, content));
+    const cacheFile = path.join(cacheDir, cacheName(filename, content, flags));
     const cachedData = readOrNull(cacheFile);
     const script = new vm.Script(Module.wrap(content), {
       filename,
@@ -43,11 +45,11 @@ function installCompileCache(dir, env = process.env) {
 }
 
 /** Named by the file's content (~2 ms to hash the bundle), the start-up flags and Node's version. */
-const cacheName = (filename, content) =>
-  `${path.basename(filename, '.js')}-${createHash('sha1').update(content).update(startFlags()).digest('hex').slice(0, 20)}-${process.version}.bin`;
+const cacheName = (filename, content, flags) =>
+  `${path.basename(filename, '.js')}-${createHash('sha1').update(content).update(flags).digest('hex').slice(0, 20)}-${process.version}.bin`;
 
 /** Node's and V8's flags for this process: its command line and NODE_OPTIONS. */
-const startFlags = () => `\0${JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? ''])}`;
+const startFlags = (env) => `\0${JSON.stringify([process.execArgv, env.NODE_OPTIONS ?? ''])}`;
 
 function readOrNull(file) {
   try {

@@ -17,15 +17,22 @@ const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
-/** Installs the cache for every file below `dir`; other modules load as usual. */
-function installCompileCache(dir, env = process.env) {
-  if (env.EVOFLUX_COMPILE_CACHE === '0') return;
+/**
+ * Installs the cache for every file below `dir`; other modules load as usual. A worker thread
+ * passes its own `thread` name: its caches are kept apart from the main thread's, since the two
+ * run different functions of the same files. `save()` writes what is not cached yet now (a worker
+ * calls it once warm; it is never sent `exit` when its pool terminates it); the process's exit
+ * writes the rest.
+ */
+function installCompileCache(dir, env = process.env, thread = 'main') {
+  const saveNow = { save: () => {} };
+  if (env.EVOFLUX_COMPILE_CACHE === '0') return saveNow;
   // The build's warm-up runs a few commands with `refresh`: each run rewrites the caches, so they
   // end up holding the functions all of them ran.
   const refresh = env.EVOFLUX_COMPILE_CACHE === 'refresh';
   const prefix = dir + path.sep;
   const cacheDir = path.join(dir, '.compile-cache');
-  const flags = startFlags(env);
+  const flags = startFlags(env) + thread;
   const unsaved = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function compileWithCache(content, filename) {
@@ -41,10 +48,12 @@ function installCompileCache(dir, env = process.env) {
     const wrapper = script.runInThisContext({ displayErrors: true });
     return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, path.dirname(filename));
   };
-  process.once('exit', () => save(cacheDir, unsaved));
+  const saveUnsaved = () => save(cacheDir, unsaved.splice(0));
+  process.once('exit', saveUnsaved);
+  return { save: saveUnsaved };
 }
 
-/** Named by the file's content (~2 ms to hash the bundle), the start-up flags and Node's version. */
+/** Named by the file's content (~2 ms to hash the bundle), the start-up flags, the thread and Node's version. */
 const cacheName = (filename, content, flags) =>
   `${path.basename(filename, '.js')}-${createHash('sha1').update(content).update(flags).digest('hex').slice(0, 20)}-${process.version}.bin`;
 

@@ -21,7 +21,20 @@ if (!existsSync(entry)) {
       if (e.code !== 'EPIPE') throw e;
     });
   }
-  require('./compile-cache').installCompileCache(path.dirname(entry));
+  const outDir = path.dirname(entry);
+  require('./compile-cache').installCompileCache(outDir);
+  // Handed to the bundle (src/main/workers/launch.ts reads it): how its worker threads find this
+  // compile cache (their caches are named by this process's Node flags too: V8 applies them to
+  // every thread), and the read-lane worker started before the bundle loads.
+  const compileCache = {
+    preload: require.resolve('./worker-compile-cache'),
+    dir: outDir,
+    launcherArgv: process.execArgv,
+  };
+  globalThis[Symbol.for('evoflux-memory.launch')] = {
+    compileCache,
+    readLaneWorker: require('./read-lane-prestart').prestartReadLaneWorker(outDir, process.argv.slice(2), compileCache),
+  };
   require(entry)
     .main(process.argv.slice(2))
     .then((code) => {

@@ -1,53 +1,100 @@
 #!/usr/bin/env node
 'use strict';
 // The last step of `npm run build`: runs the compiled CLI the way it is used most (a one-shot
-// `sessions list`, an MCP server answering `tools/list`, with and without the flags the README's
-// client configurations start it with, which get caches of their own) in a throw-away data home,
-// so the V8 compile cache of the new bundle (bin/compile-cache.js) is written now, holding the
-// functions they ran, instead of by a user's first command. Best effort: where the CLI cannot run
-// yet (no native SQLite build) it says so and the build still succeeds; the first run writes it.
-const { spawnSync } = require('node:child_process');
+// `sessions list`, and an MCP server through an agent's turn: a session, two remembered facts,
+// begin turn, search, recall, complete turn), the server with and without the flags the README's
+// client configurations start it with (each set gets caches of its own), in a throw-away data
+// home, so the V8 compile cache of the new bundle (bin/compile-cache.js) is written now, holding
+// the functions they ran, instead of by a user's first command. The server runs three times: from
+// the second on the home holds facts, so its read-lane worker warms up on them and its cache holds
+// the ranking code too. Best effort: where the CLI cannot run yet (no native SQLite build) it says
+// so and the build still succeeds; the first run writes it.
+const { spawn, spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const readline = require('node:readline');
 
 const BIN = path.join(__dirname, '..', 'bin', 'evoflux-memory.js');
 const { SERVER_NODE_FLAGS } = require('../bin/server-flags');
+const ENV = { ...process.env, EVOFLUX_HOME: '', EVOFLUX_COMPILE_CACHE: 'refresh' };
+const TIMEOUT_MS = 60_000;
 
-const mcpSession = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'warm-up', version: '0' } },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-]
-  .map((m) => JSON.stringify(m) + '\n')
-  .join('');
-
-function run(args, home, input, nodeFlags = []) {
-  return spawnSync(process.execPath, [...nodeFlags, BIN, ...args, '--home', home], {
+function cli(args, home) {
+  const r = spawnSync(process.execPath, [BIN, ...args, '--home', home], {
     cwd: os.tmpdir(),
-    input,
     encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, EVOFLUX_HOME: '', EVOFLUX_COMPILE_CACHE: 'refresh' },
+    timeout: TIMEOUT_MS,
+    env: ENV,
   });
+  if (r.status !== 0) throw new Error(r.stderr?.trim().split('\n').pop() || `${args[0]} exited with ${r.status}`);
 }
 
-const home = mkdtempSync(path.join(os.tmpdir(), 'evoflux-warm-'));
-try {
-  const list = run(['sessions', 'list', '--json'], home);
-  const mcp = list.status === 0 ? run(['mcp', '--project', 'warm-up'], home, mcpSession) : null;
-  const configured =
-    mcp?.status === 0 ? run(['mcp', '--project', 'warm-up'], home, mcpSession, SERVER_NODE_FLAGS) : null;
-  const failed = [list, mcp, configured].find((r) => r?.status !== 0);
-  if (failed !== undefined) {
-    const why = failed.stderr?.trim().split('\n').pop() ?? 'no output';
-    console.log(`compile cache not written now (the first run will write it): ${why}`);
+/** One agent session against `mcp`, each request sent once the one before is answered. */
+async function agentTurn(home, run, nodeFlags) {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, 'mcp', '--project', 'warm-up', '--home', home], {
+    cwd: os.tmpdir(),
+    env: ENV,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  const answers = new Map();
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = JSON.parse(line);
+    answers.get(message.id)?.(message);
+  });
+  let nextId = 0;
+  const send = (message) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = ++nextId;
+      answers.set(id, (m) => (m.error || m.result?.isError ? reject(new Error(JSON.stringify(m))) : resolve(m.result)));
+      send({ id, method, params });
+    });
+  const call = (name, args) => request('tools/call', { name, arguments: args });
+  const timer = setTimeout(() => child.kill(), TIMEOUT_MS);
+  try {
+    await Promise.race([
+      (async () => {
+        await request('initialize', {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'warm-up', version: '0' },
+        });
+        send({ method: 'notifications/initialized' });
+        await request('tools/list', {});
+        const created = await call('memory_create_session', { projectId: 'warm-up', title: 'compile cache warm-up' });
+        const sessionId = created.structuredContent.id;
+        await call('memory_remember', { sessionId, text: `Release ${run} ships with make release.`, scope: 'project' });
+        await call('memory_remember', { sessionId, text: `Warm-up run ${run} prefers short answers.`, scope: 'user' });
+        await call('memory_begin_turn', { sessionId, userText: 'How does a release ship?' });
+        await call('memory_search', { sessionId, query: 'release ships' });
+        await call('memory_recall', { sessionId, text: 'short answers' });
+        await call('memory_complete_turn', { sessionId, assistantText: 'With make release.' });
+      })(),
+      exited.then(() => Promise.reject(new Error(stderr.trim().split('\n').pop() || 'mcp exited'))),
+    ]);
+  } finally {
+    child.stdin.end();
+    await exited;
+    clearTimeout(timer);
   }
-} finally {
-  rmSync(home, { recursive: true, force: true });
 }
+
+async function main() {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'evoflux-warm-'));
+  try {
+    cli(['sessions', 'list', '--json'], home);
+    await agentTurn(home, 1, []);
+    await agentTurn(home, 2, SERVER_NODE_FLAGS);
+    await agentTurn(home, 3, []);
+  } catch (e) {
+    console.log(`compile cache not written now (the first run will write it): ${e.message}`);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+void main();

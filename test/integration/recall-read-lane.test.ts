@@ -81,19 +81,37 @@ describe('read lane', () => {
 });
 
 describe('read lane warm-up', () => {
-  it('primes with a recall and a search on a sample of the store, and answers the schema version even when empty', async () => {
-    const { openLaneReader, runReadTask } = await import('../../src/main/workers/read-lane-tasks');
+  it('answers the schema version even when empty, then primes in steps: a recall and a search per sample fact', async () => {
+    const { openLaneReader, primeSteps, runReadTask } = await import('../../src/main/workers/read-lane-tasks');
     const { warmUpSample } = await import('../../src/main/store/warm-up');
     t = openTestEngine();
     const empty = openLaneReader(t.engine.paths.db);
     expect(warmUpSample(empty)).toBeNull();
     expect(runReadTask(empty, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
+    expect(primeSteps(empty, t.engine.paths.wiki)).toEqual([]);
     empty.close();
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
     const db = openLaneReader(t.engine.paths.db);
+    // Read through its own bounded cache, not a memory map that every commit elsewhere remaps.
+    expect(db.pragma('mmap_size', { simple: true })).toBe(0);
+    expect(db.pragma('cache_size', { simple: true })).toBe(-16384);
     expect(warmUpSample(db)).toEqual({ sessionId: s.id, texts: ['kafka streams run on three brokers'] });
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
+    const steps = primeSteps(db, t.engine.paths.wiki);
+    expect(steps).toHaveLength(2);
+    // Each step runs its recall or search: the statements they need get prepared.
+    const prepared = new Set<string>();
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      prepared.add(sql);
+      return prepare(sql);
+    }) as typeof db.prepare;
+    steps[0]!();
+    expect([...prepared].some((sql) => /memory_facts_fts/.test(sql))).toBe(true);
+    const afterRecall = prepared.size;
+    steps[1]!();
+    expect(prepared.size).toBeGreaterThan(afterRecall);
     db.close();
   });
 });

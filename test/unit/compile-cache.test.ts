@@ -103,6 +103,23 @@ describe('the compile cache of the bundle', () => {
     expect(statSync(path.join(cacheDir, name!)).size).toBeGreaterThan(100);
   });
 
+  it("keeps a worker thread's caches apart from the main thread's, and writes them on save() without waiting for exit", () => {
+    const { lib, cacheDir, run } = setUp();
+    expect(JSON.parse(run()).answer).toBe(42);
+    expect(caches(cacheDir)).toHaveLength(1);
+    const worker = path.join(dir, 'worker.js');
+    writeFileSync(
+      worker,
+      `const c = require(${JSON.stringify(INSTALL)}).installCompileCache(${JSON.stringify(lib)}, process.env, 'read-lane');\n` +
+        `require('./lib/answer.js').answer();\nc.save();\n` +
+        `console.log(require('node:fs').readdirSync(${JSON.stringify(cacheDir)}).length);\nprocess.kill(process.pid, 'SIGKILL');\n`,
+    );
+    const r = spawnSync(process.execPath, [worker], { cwd: os.tmpdir(), encoding: 'utf8' });
+    // Killed before exit: only save() can have written its cache.
+    expect(r.stdout.trim()).toBe('2');
+    expect(caches(cacheDir)).toHaveLength(2);
+  });
+
   it('writes nothing when turned off (EVOFLUX_COMPILE_CACHE=0)', () => {
     const { cacheDir, run } = setUp();
     expect(JSON.parse(run({ EVOFLUX_COMPILE_CACHE: '0' })).answer).toBe(42);
@@ -117,7 +134,7 @@ describe('the compile cache of the bundle', () => {
 });
 
 describe('the build warm-up (scripts/warm-compile-cache.js)', () => {
-  it('writes the caches of the CLI and the MCP server for the current build', () => {
+  it('writes the caches of the CLI, the MCP server and its read-lane worker for the current build', () => {
     ensureBuilt();
     const started = Date.now() - 5; // file times may be rounded down a little
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'warm-compile-cache.js')], {
@@ -137,5 +154,7 @@ describe('the build warm-up (scripts/warm-compile-cache.js)', () => {
       });
     expect(writtenNow('cli')).toBe(true);
     expect(writtenNow('mcp')).toBe(true);
+    // The read-lane worker's entry loads in worker threads only: they install the cache too.
+    expect(writtenNow('read-lane.worker')).toBe(true);
   });
 });

@@ -20,28 +20,39 @@ function runTask(db: Db, wikiDir: string, req: ReadLaneRequest): unknown {
     case 'ping':
       return appliedSchemaVersion(db);
     case 'warm':
-      prime(db, wikiDir);
+      // The connection is open: the worker answers from now on, and primes itself (primeSteps).
       return appliedSchemaVersion(db);
   }
 }
 
 /**
- * A recall and a search for each of a few sample facts, results discarded: the first requests a
- * process serves would otherwise pay for compiling and then optimizing the ranking code, preparing
- * statements and reading the index's pages (30-60 ms at 100k facts). A failure here is left for
+ * A recall and a search for each of a few sample facts, results discarded, one step each: the
+ * first requests a process serves would otherwise pay for compiling and then optimizing the
+ * ranking code, preparing statements and reading the index's pages (30-60 ms at 100k facts). The
+ * worker runs one step per turn of its event loop once it has answered `warm`, so a request that
+ * comes meanwhile waits for one step at most, not for all of them. A failure here is left for
  * real use to report.
  */
-function prime(db: Db, wikiDir: string): void {
-  try {
-    const sample = warmUpSample(db);
-    if (!sample) return;
-    for (const text of sample.texts) {
-      recall(db, sample.sessionId, text);
-      memorySearch(db, wikiDir, { sessionId: sample.sessionId, query: text, limit: 8, sources: SEARCH_SOURCES });
+export function primeSteps(db: Db, wikiDir: string): (() => void)[] {
+  const quietly = (fn: () => void) => () => {
+    try {
+      readTx(db, fn);
+    } catch {
+      // The store is unreadable or changed shape: the first real request says why.
     }
+  };
+  let sample: ReturnType<typeof warmUpSample>;
+  try {
+    sample = readTx(db, () => warmUpSample(db));
   } catch {
-    // Nothing to prime with, or the store is unreadable: the first real request says why.
+    return [];
   }
+  if (!sample) return [];
+  const { sessionId, texts } = sample;
+  return texts.flatMap((text) => [
+    quietly(() => void recall(db, sessionId, text)),
+    quietly(() => void memorySearch(db, wikiDir, { sessionId, query: text, limit: 8, sources: SEARCH_SOURCES })),
+  ]);
 }
 
 /**

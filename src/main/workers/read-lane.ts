@@ -5,8 +5,15 @@ import path from 'node:path';
 import { CommandError, type ErrorCode } from '../../shared/errors';
 import type { RecallResult } from '../memory/recall';
 import type { SearchHit, SearchRequest } from '../memory/search';
-import type { ReadLaneRequest, ReadLaneResponse, ReadLaneWorkerData } from './read-lane-protocol';
+import type {
+  ReadLaneInit,
+  ReadLaneRequest,
+  ReadLaneResponse,
+  ReadLaneWorkerBoot,
+  ReadLaneWorkerData,
+} from './read-lane-protocol';
 import { inlineReader } from './read-lane-tasks';
+import { compileCacheArgv, launcherCompileCache, takePrestartedWorker } from './launch';
 
 /**
  * The read lane: a small pool of worker threads, each with its own read-only connection. The
@@ -125,7 +132,7 @@ class ReadLanePool {
 
   private spawn(index: number): Slot {
     this.workerFile ??= readLaneWorkerFile();
-    const worker = new Worker(this.workerFile.file, { execArgv: this.workerFile.execArgv, workerData: this.data });
+    const worker = (index === 0 && this.adoptPrestarted()) || this.startWorker(this.workerFile);
     const slot: Slot = { worker, pending: new Map(), retire: null };
     worker.on('message', (res: ReadLaneResponse) => {
       const job = slot.pending.get(res.id);
@@ -150,6 +157,19 @@ class ReadLanePool {
     worker.on('exit', (code) => gone(`exit code ${code}`));
     worker.unref();
     return slot;
+  }
+
+  private startWorker(file: ReturnType<typeof readLaneWorkerFile>): Worker {
+    const compileCache = launcherCompileCache();
+    const boot: ReadLaneWorkerBoot = { ...this.data, compileCache };
+    return new Worker(file.file, { execArgv: [...file.execArgv, ...compileCacheArgv(compileCache)], workerData: boot });
+  }
+
+  /** The worker the launcher started before the bundle loaded, told its data home; null when none. */
+  private adoptPrestarted(): Worker | null {
+    const worker = takePrestartedWorker();
+    worker?.postMessage({ task: 'init', data: this.data } satisfies ReadLaneInit);
+    return worker;
   }
 
   /** A worker with nothing in flight: it must not keep a CLI process alive, and an extra one stops after a while. */

@@ -2,18 +2,41 @@
  * A read-lane worker: one read-only SQLite connection (openReader) in its own thread, so FTS
  * candidate retrieval, ranking and wiki scanning never run on the main event loop.
  */
+import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setDefaultNativeBinding, type Db } from '../store/db';
-import { openLaneReader, runReadTask } from './read-lane-tasks';
-import type { ReadLaneRequest, ReadLaneResponse, ReadLaneWorkerData } from './read-lane-protocol';
+import { openLaneReader, primeSteps, runReadTask } from './read-lane-tasks';
+import type {
+  ReadLaneInit,
+  ReadLaneRequest,
+  ReadLaneResponse,
+  ReadLaneWorkerBoot,
+  ReadLaneWorkerData,
+} from './read-lane-protocol';
 
-const data = workerData as ReadLaneWorkerData;
-setDefaultNativeBinding(data.nativeBinding);
+const boot = workerData as ReadLaneWorkerBoot;
+let data: ReadLaneWorkerData | null = 'prestarted' in boot ? null : boot;
+if (data) setDefaultNativeBinding(data.nativeBinding);
 let db: Db | null = null;
-const reader = (): Db => (db ??= openLaneReader(data.dbPath));
-const handle = (req: ReadLaneRequest): unknown => runReadTask(reader(), data.wikiDir, req);
 
-parentPort!.on('message', (req: ReadLaneRequest) => {
+function lane(): ReadLaneWorkerData {
+  if (!data) throw new Error('read-lane worker: a task came before its data home');
+  return data;
+}
+const reader = (): Db => (db ??= openLaneReader(lane().dbPath));
+const handle = (req: ReadLaneRequest): unknown => runReadTask(reader(), lane().wikiDir, req);
+
+/** The compile cache preloaded into this worker (bin/worker-compile-cache.js) keeps what warming compiled. */
+function saveCompileCache(): void {
+  if (boot.compileCache) (createRequire(__filename)(boot.compileCache.preload) as { save(): void }).save();
+}
+
+parentPort!.on('message', (req: ReadLaneRequest | ReadLaneInit) => {
+  if (req.task === 'init') {
+    data ??= req.data;
+    setDefaultNativeBinding(data.nativeBinding);
+    return;
+  }
   let res: ReadLaneResponse;
   try {
     res = { id: req.id, ok: true, result: handle(req) };
@@ -22,6 +45,15 @@ parentPort!.on('message', (req: ReadLaneRequest) => {
     res = { id: req.id, ok: false, error: { name: err.name, message: err.message, code: err.code, field: err.field } };
   }
   parentPort!.postMessage(res);
+  if (req.task === 'warm' && res.ok) prime(primeSteps(reader(), lane().wikiDir));
 });
+
+/** One priming step per turn of the event loop (requests that come meanwhile go between them). */
+function prime(steps: (() => void)[]): void {
+  const step = steps.shift();
+  if (!step) return saveCompileCache();
+  step();
+  setImmediate(() => prime(steps));
+}
 
 parentPort!.on('close', () => db?.close());

@@ -1,23 +1,38 @@
 import { contract } from '../../shared/contract';
 import type { CommandMap } from '../../shared/commands/define';
+import type { z } from 'zod';
+import { compileObjectParser, objectSchemasIn } from './compile-parsers';
 
 /**
- * Builds the schemas of `names` in the background, one command per turn of the event loop, so a
- * long-running door's first call of each does not pay for building them. (The contract builds a
- * command's schemas on first use, so a one-shot CLI run builds only the one it runs.) Requests
- * that arrive meanwhile are served between the steps. Resolves when every schema is built. (An
- * unref'd immediate would wait for other I/O to wake the event loop: the steps must keep it turning.)
+ * Builds the schemas of `names` and compiles their parsers in the background, one small step per
+ * turn of the event loop (a command's input schema, its output schema, one object schema's
+ * parser), so a long-running door's first call of each pays for neither, and a request that comes
+ * meanwhile waits for one step at most (a whole command's parsers took up to 6 ms). (The contract
+ * builds a command's schemas on first use, so a one-shot CLI run builds only the one it runs.)
+ * Resolves when every schema is built and compiled. (An unref'd immediate would wait for other
+ * I/O to wake the event loop: the steps must keep it turning.)
  */
 export function primeCommandSchemas(names: Iterable<string>, commands: CommandMap = contract): Promise<void> {
-  const pending = [...names].filter((n) => Object.hasOwn(commands, n));
+  const steps: (() => void)[] = [...names]
+    .filter((n) => Object.hasOwn(commands, n))
+    .flatMap((name) => {
+      const spec = commands[name]!;
+      // Reading the getters builds the schemas; then each object schema's parser is compiled.
+      return [
+        () => void spec.input,
+        () => void spec.output,
+        () => steps.unshift(...[...objectSchemasIn(spec.input), ...objectSchemasIn(spec.output)].map(compileStep)),
+      ];
+    });
   return new Promise((resolve) => {
     const step = () => {
-      const name = pending.shift();
-      if (name === undefined) return resolve();
-      const spec = commands[name]!;
-      // Reading the getters builds the schemas.
-      if (spec.input && spec.output) setImmediate(step);
+      const next = steps.shift();
+      if (next === undefined) return resolve();
+      next();
+      setImmediate(step);
     };
     setImmediate(step);
   });
 }
+
+const compileStep = (schema: z.ZodType) => () => compileObjectParser(schema);

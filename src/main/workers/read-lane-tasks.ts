@@ -49,10 +49,13 @@ export function primeSteps(db: Db, wikiDir: string): (() => void)[] {
   }
   if (!sample) return [];
   const { sessionId, texts } = sample;
-  return texts.flatMap((text) => [
-    quietly(() => void recall(db, sessionId, text)),
-    quietly(() => void memorySearch(db, wikiDir, { sessionId, query: text, limit: 8, sources: SEARCH_SOURCES })),
-  ]);
+  // Recalls first: an agent's first call is memory_begin_turn, which recalls.
+  return [
+    ...texts.map((text) => quietly(() => void recall(db, sessionId, text))),
+    ...texts.map((text) =>
+      quietly(() => void memorySearch(db, wikiDir, { sessionId, query: text, limit: 8, sources: SEARCH_SOURCES })),
+    ),
+  ];
 }
 
 /**

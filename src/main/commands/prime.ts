@@ -2,6 +2,7 @@ import { contract } from '../../shared/contract';
 import type { CommandMap } from '../../shared/commands/define';
 import type { z } from 'zod';
 import { compileObjectParser, objectSchemasIn } from './compile-parsers';
+import { runStepByStep } from '../event-loop-steps';
 
 /**
  * Builds the schemas of `names` and compiles their parsers in the background, one small step per
@@ -9,8 +10,7 @@ import { compileObjectParser, objectSchemasIn } from './compile-parsers';
  * parser), so a long-running door's first call of each pays for neither, and a request that comes
  * meanwhile waits for one step at most (a whole command's parsers took up to 6 ms). (The contract
  * builds a command's schemas on first use, so a one-shot CLI run builds only the one it runs.)
- * Resolves when every schema is built and compiled. (An unref'd immediate would wait for other
- * I/O to wake the event loop: the steps must keep it turning.)
+ * Resolves when every schema is built and compiled.
  */
 export function primeCommandSchemas(names: Iterable<string>, commands: CommandMap = contract): Promise<void> {
   const steps: (() => void)[] = [...names]
@@ -24,15 +24,7 @@ export function primeCommandSchemas(names: Iterable<string>, commands: CommandMa
         () => steps.unshift(...[...objectSchemasIn(spec.input), ...objectSchemasIn(spec.output)].map(compileStep)),
       ];
     });
-  return new Promise((resolve) => {
-    const step = () => {
-      const next = steps.shift();
-      if (next === undefined) return resolve();
-      next();
-      setImmediate(step);
-    };
-    setImmediate(step);
-  });
+  return runStepByStep(steps);
 }
 
 const compileStep = (schema: z.ZodType) => () => compileObjectParser(schema);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setDefaultNativeBinding, type Db } from '../store/db';
 import { openLaneReader, primeSteps, runReadTask } from './read-lane-tasks';
+import { runStepByStep } from '../event-loop-steps';
 import type {
   ReadLaneInit,
   ReadLaneRequest,
@@ -45,15 +46,8 @@ parentPort!.on('message', (req: ReadLaneRequest | ReadLaneInit) => {
     res = { id: req.id, ok: false, error: { name: err.name, message: err.message, code: err.code, field: err.field } };
   }
   parentPort!.postMessage(res);
-  if (req.task === 'warm' && res.ok) prime(primeSteps(reader(), lane().wikiDir));
+  // Requests that come while it primes go between the steps.
+  if (req.task === 'warm' && res.ok) void runStepByStep(primeSteps(reader(), lane().wikiDir)).then(saveCompileCache);
 });
-
-/** One priming step per turn of the event loop (requests that come meanwhile go between them). */
-function prime(steps: (() => void)[]): void {
-  const step = steps.shift();
-  if (!step) return saveCompileCache();
-  step();
-  setImmediate(() => prime(steps));
-}
 
 parentPort!.on('close', () => db?.close());

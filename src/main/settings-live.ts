@@ -27,9 +27,13 @@ type Owner = { paths: Pick<HomePaths, 'settings'>; settings: Settings };
 
 const seen = new WeakMap<Settings, number | null>();
 
+/**
+ * Asked before every recall, so a missing file (most homes have none) must not throw: building
+ * the error cost four times the stat.
+ */
 const mtimeOf = (file: string): number | null => {
   try {
-    return statSync(file).mtimeMs;
+    return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? null;
   } catch {
     return null;
   }

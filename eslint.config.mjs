@@ -33,6 +33,24 @@ export default tseslint.config(
     rules: { 'evoflux/layering': 'error' },
   },
   {
+    // The processes that stay up (server, worker threads, the app's main process) keep ICU's
+    // locale data resident once they touch it: see src/shared/locale-free.ts.
+    files: ['src/main/**/*.ts', 'src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString', 'localeCompare'].map((property) => ({
+          property,
+          message: 'Use src/shared/locale-free.ts: locale formatting keeps MBs of ICU data resident.',
+        })),
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Intl', message: 'Locale data stays resident: see src/shared/locale-free.ts.' },
+      ],
+    },
+  },
+  {
     files: ['src/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

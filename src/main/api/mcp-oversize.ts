@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { groupDigits } from '../../shared/locale-free';
 
 /**
  * A JSON-RPC message larger than a transport accepts is never parsed: it is read (and dropped)
@@ -42,7 +43,7 @@ export function sniffRequest(head: string, tail: string): SniffedRequest {
   return { id, method: METHOD.exec(head)?.[1] ?? null };
 }
 
-const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+const bytes = (n: number) => `${groupDigits(n)} bytes`;
 
 export const oversizeMessage = (size: number, max: number): string =>
   `request too large: ${size > max ? bytes(size) : `over ${bytes(max)}`}; this server accepts at most ${bytes(max)} ` +

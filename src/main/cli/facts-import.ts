@@ -5,6 +5,7 @@ import { dispatch, parseInput } from '../commands/dispatch';
 import { OWNER } from '../commands/principal';
 import { findSecret } from '../memory/secrets';
 import { FACT_BATCH_MAX } from '../../shared/commands/facts';
+import { groupDigits } from '../../shared/locale-free';
 import { isCommandError, invalid } from '../../shared/errors';
 
 type Batch = { sessionId: string; facts: Record<string, unknown>[] };
@@ -65,7 +66,7 @@ function checkBatch(batch: Batch, lineOf: readonly number[], source: string): vo
  */
 export const factsImport: DoorCommand = {
   path: ['facts', 'import'],
-  summary: `Record facts read as JSON Lines from stdin (or --file), one {"text","kind","scope","confidence","messageId"} object a line, in batches of ${FACT_BATCH_MAX.toLocaleString('en-US')} (one transaction each, through facts add-batch). Every line is checked before anything is stored.`,
+  summary: `Record facts read as JSON Lines from stdin (or --file), one {"text","kind","scope","confidence","messageId"} object a line, in batches of ${groupDigits(FACT_BATCH_MAX)} (one transaction each, through facts add-batch). Every line is checked before anything is stored.`,
   fields: [{ command: 'facts.addBatch', field: 'sessionId' }],
   options: () => [new Option('--file <path>', 'Read the JSON Lines from this file (- for stdin, the default).')],
   run: async (ctx, input, options) => {

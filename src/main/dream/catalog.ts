@@ -1,4 +1,5 @@
 import type { WikiService } from '../wiki/service';
+import { compareCodeUnits } from '../../shared/locale-free';
 
 const STOPWORDS = new Set(
   'a an and are as at be by for from in into is it of on or the to vs with without use uses using we our my'.split(' '),
@@ -75,7 +76,7 @@ export class PageCatalog {
         if (
           !best ||
           e.stems.length > best.stems.length ||
-          (e.stems.length === best.stems.length && e.rel.localeCompare(best.rel) < 0)
+          (e.stems.length === best.stems.length && compareCodeUnits(e.rel, best.rel) < 0)
         ) {
           best = e;
         }

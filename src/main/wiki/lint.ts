@@ -2,6 +2,7 @@ import { KNOWLEDGE_SECTIONS, ROOT_FILES } from './layout';
 import type { PageSummary, WikiService } from './service';
 import { renderPage } from './front-matter';
 import { LINT_CATEGORIES, type LintCategory } from '../../shared/commands/wiki';
+import { compareCodeUnits } from '../../shared/locale-free';
 import { mentionFindings, type MentionChecks } from './lint-mentions';
 
 const ROOT_LINK_TARGETS = new Set(ROOT_FILES.map((f) => f.slice(0, -3).toLowerCase()));
@@ -147,7 +148,7 @@ export function lintWiki(wiki: WikiService, options: LintOptions): LintReport {
 
 const byCategoryPathLine = (a: LintFinding, b: LintFinding) =>
   LINT_CATEGORIES.indexOf(a.category) - LINT_CATEGORIES.indexOf(b.category) ||
-  a.path.localeCompare(b.path) ||
+  compareCodeUnits(a.path, b.path) ||
   (a.line ?? 0) - (b.line ?? 0);
 
 /** LINT.md: front matter, one section per category, `- (none)` for an empty one. */

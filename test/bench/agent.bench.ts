@@ -42,6 +42,8 @@ const BATCH = 1000;
 const SERVER_FLAGS = process.env.AGENT_BENCH_NODE_FLAGS === 'none' ? [] : SERVER_NODE_FLAGS;
 /** Longer than the engine waits after writes before its index maintenance. */
 const SETTLE_MS = 6_000;
+/** How long the bench leaves a server alone before it reads its idle footprint. */
+const IDLE_MS = 20_000;
 
 interface Loaded {
   sessions: { id: string; project: string }[];
@@ -159,10 +161,19 @@ async function measureSize(home: string, loaded: Loaded, data: FactSource): Prom
     `  worker CPU per search / baseline CPU: ${ratio.toFixed(2)}x (p50 ${ms(pct(searchS.worker, 50))} vs ${ms(pct(rankedCpu, 50))} ms)  target <= 1.5x at 100k: ${verdict(ratio <= 1.5)}`,
   );
   await burst(agent, sessionId, search);
+  const lastRequest = Date.now();
   await waitIdle(agent.pid, 500);
+  console.log(`  agent server RSS, just quiet        ${rssMb(agent.pid).toFixed(0)} MB`);
+  // Idle as a server between an agent's turns is: V8 gives its heaps' spare pages back only after
+  // several seconds without work.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastRequest + IDLE_MS - Date.now())));
+  const idle = rssMb(agent.pid);
   console.log(
-    `  agent server idle RSS               ${rssMb(agent.pid).toFixed(0)} MB  target < 80 MB: ${verdict(rssMb(agent.pid) < 80)}`,
+    `  agent server RSS after ${IDLE_MS / 1000} s idle     ${idle.toFixed(0)} MB  target < 80 MB: ${verdict(idle < 80)}`,
   );
+  // What coming back from idle costs (a turn after the user took a while): the first calls.
+  const afterIdle = await series(agent.pid, 3, search);
+  console.log(`  memory_search, first 3 after idle   wall ${afterIdle.wall.map(ms).join(' / ')} ms`);
   await agent.close();
   return { search: searchS, recall: recallS, baselineCpu: rankedCpu, begin };
 }

@@ -120,10 +120,11 @@ describe('progress on the terminal', () => {
 
   /** A home with SESSIONS sessions and their legacy notes, written by an engine that is closed again. */
   async function homeWithNotes() {
-    const t = openTestEngine({ home: tempHome('evoflux-progress-').dir });
+    const home = tempHome('evoflux-progress-');
+    dirs.push(home);
+    const t = openTestEngine({ home: home.dir });
     const ids = seed(t, SESSIONS);
     await t.engine.close();
-    dirs.push({ cleanup: () => void t.close() });
     const notes = path.join(t.home, 'old-notes');
     writeLegacyNotes(notes, ids, { unique: 2, shared: 1, files: 3 });
     return { home: t.home, notes };

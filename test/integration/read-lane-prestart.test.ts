@@ -24,20 +24,21 @@ const OUT_MAIN = path.join(ROOT, 'out', 'main');
 
 let lane: ReadLane | null = null;
 let t: TestEngine | null = null;
-let cacheDir = '';
+const cacheDirs: string[] = [];
 afterEach(async () => {
   delete (globalThis as Record<symbol, unknown>)[LAUNCH];
   await lane?.close();
   await t?.close();
   lane = null;
   t = null;
-  rmSync(cacheDir, { recursive: true, force: true });
+  for (const dir of cacheDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The compile cache a worker is given; here a folder of its own, so nothing of out/ is cached or written. */
 function compileCache() {
-  cacheDir = mkdtempSync(path.join(os.tmpdir(), 'evoflux-prestart-'));
-  return { preload: path.join(ROOT, 'bin', 'worker-compile-cache.js'), dir: cacheDir, launcherArgv: [] };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'evoflux-prestart-'));
+  cacheDirs.push(dir);
+  return { preload: path.join(ROOT, 'bin', 'worker-compile-cache.js'), dir, launcherArgv: [] };
 }
 
 async function storeWithOneFact() {

@@ -79,5 +79,6 @@ describe('forget survives SIGKILL mid-transaction', () => {
       .get();
     expect(invariant).toEqual({ n: 0 });
     await again.close();
+    await t.close(); // its engine is closed already; this removes the home
   });
 });

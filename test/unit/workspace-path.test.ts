@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +14,14 @@ describe('normalizeWorkspacePath', () => {
   it('expands ~ and resolves symlinks where the path exists', () => {
     expect(normalizeWorkspacePath('~/proj/x')).toBe(path.join(os.homedir(), 'proj/x'));
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ws-'));
-    mkdirSync(path.join(dir, 'real'));
-    symlinkSync(path.join(dir, 'real'), path.join(dir, 'link'));
-    const real = normalizeWorkspacePath(path.join(dir, 'real', 'missing-child'));
-    expect(normalizeWorkspacePath(path.join(dir, 'link', 'missing-child'))).toBe(real);
+    try {
+      mkdirSync(path.join(dir, 'real'));
+      symlinkSync(path.join(dir, 'real'), path.join(dir, 'link'));
+      const real = normalizeWorkspacePath(path.join(dir, 'real', 'missing-child'));
+      expect(normalizeWorkspacePath(path.join(dir, 'link', 'missing-child'))).toBe(real);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps case on Linux and folds it on Windows and macOS', () => {

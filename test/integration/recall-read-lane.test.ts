@@ -81,7 +81,7 @@ describe('read lane', () => {
 });
 
 describe('read lane warm-up', () => {
-  it('answers the schema version even when empty, then primes in steps: a recall and a search per sample fact', async () => {
+  it('answers the schema version even when empty, then primes in steps: a recall and a search (one source a step) per sample fact', async () => {
     const { openLaneReader, primeSteps, runReadTask } = await import('../../src/main/workers/read-lane-tasks');
     const { warmUpSample } = await import('../../src/main/store/warm-up');
     t = openTestEngine();
@@ -99,7 +99,8 @@ describe('read lane warm-up', () => {
     expect(warmUpSample(db)).toEqual({ sessionId: s.id, texts: ['kafka streams run on three brokers'] });
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
     const steps = primeSteps(db, t.engine.paths.wiki);
-    expect(steps).toHaveLength(2);
+    const { SEARCH_SOURCES } = await import('../../src/main/memory/search');
+    expect(steps).toHaveLength(1 + SEARCH_SOURCES.length);
     // Each step runs its recall or search: the statements they need get prepared.
     const prepared = new Set<string>();
     const prepare = db.prepare.bind(db);
@@ -110,7 +111,7 @@ describe('read lane warm-up', () => {
     steps[0]!();
     expect([...prepared].some((sql) => /memory_facts_fts/.test(sql))).toBe(true);
     const afterRecall = prepared.size;
-    steps[1]!();
+    for (const searchStep of steps.slice(1)) searchStep();
     expect(prepared.size).toBeGreaterThan(afterRecall);
     db.close();
   });

@@ -49,11 +49,15 @@ export function primeSteps(db: Db, wikiDir: string): (() => void)[] {
   }
   if (!sample) return [];
   const { sessionId, texts } = sample;
-  // Recalls first: an agent's first call is memory_begin_turn, which recalls.
+  // Recalls first: an agent's first call is memory_begin_turn, which recalls. A search is primed
+  // one source a step: a cold search at 100k facts takes 15-30 ms, and a request that comes while
+  // a step runs waits for it.
   return [
     ...texts.map((text) => quietly(() => void recall(db, sessionId, text))),
-    ...texts.map((text) =>
-      quietly(() => void memorySearch(db, wikiDir, { sessionId, query: text, limit: 8, sources: SEARCH_SOURCES })),
+    ...texts.flatMap((text) =>
+      SEARCH_SOURCES.map((source) =>
+        quietly(() => void memorySearch(db, wikiDir, { sessionId, query: text, limit: 8, sources: [source] })),
+      ),
     ),
   ];
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineCommand } from '../../src/shared/commands/define';
 import { primeCommandSchemas } from '../../src/main/commands/prime';
 import { objectSchemasIn } from '../../src/main/commands/compile-parsers';
+import { RequestGate } from '../../src/main/request-gate';
 
 describe('primeCommandSchemas', () => {
   it('builds the named commands schemas in the background, one schema per turn, each once', async () => {
@@ -69,5 +70,42 @@ describe('primeCommandSchemas', () => {
     expect(parsed.filter((spy) => spy.mock.calls.length > 0)).toHaveLength(1);
     await primed;
     for (const spy of parsed) expect(spy.mock.calls).toEqual([[{}]]);
+  });
+
+  it('runs no step while a request is in flight, and goes on a turn after the last one leaves', async () => {
+    const built: string[] = [];
+    const command = (name: string) =>
+      defineCommand({
+        description: name,
+        mutates: false,
+        input: () => {
+          built.push(`${name} in`);
+          return z.object({});
+        },
+        output: () => {
+          built.push(`${name} out`);
+          return z.object({});
+        },
+      });
+    const requests = new RequestGate();
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    requests.enter();
+    const primed = primeCommandSchemas(['a'], { a: command('a') }, () =>
+      requests.inFlight > 0 ? requests.idle(60_000) : null,
+    );
+    for (let i = 0; i < 5; i++) await turn();
+    expect(built).toEqual([]);
+    requests.leave();
+    // The request's own follow-up (its reply) runs on the turn it leaves: the step comes after.
+    expect(built).toEqual([]);
+    await turn();
+    await turn();
+    expect(built).toEqual(['a in']);
+    requests.enter();
+    for (let i = 0; i < 5; i++) await turn();
+    expect(built).toEqual(['a in']);
+    requests.leave();
+    await primed;
+    expect(built).toEqual(['a in', 'a out']);
   });
 });

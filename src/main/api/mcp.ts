@@ -5,6 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Engine } from '../engine';
 import { AGENT_COMMANDS, EMPTY_CONTEXT, type AgentContext, type AgentPrincipal } from '../commands/principal';
 import { primeCommandSchemas } from '../commands/prime';
+import { contract } from '../../shared/contract';
 import { connectionContext } from './mcp-context';
 import { describeContext } from '../commands/confine';
 import { APP_VERSION } from '../version';
@@ -52,9 +53,16 @@ let agentSchemasPrimed: Promise<void> | null = null;
 
 /**
  * Once the first client has initialized, the agent commands' schemas are built in the background
- * (one per event-loop turn), so its first memory_begin_turn or memory_search does not build them.
+ * (one per event-loop turn, none while a request is in flight: the client's first calls come at
+ * once), so its first memory_begin_turn or memory_search does not build them.
  */
-const primeAgentSchemas = () => void (agentSchemasPrimed ??= primeCommandSchemas(AGENT_COMMANDS));
+const primeAgentSchemas = (engine: Engine) =>
+  void (agentSchemasPrimed ??= primeCommandSchemas(AGENT_COMMANDS, contract, () =>
+    engine.requests.inFlight > 0 ? engine.requests.idle(PRIME_WAIT_MS) : null,
+  ));
+
+/** How long one wait of the priming for a lull lasts before it looks again. */
+const PRIME_WAIT_MS = 1_000;
 
 /** Settles once the agent schemas are built; null before any client has initialized. */
 export const agentSchemasReady = (): Promise<void> | null => agentSchemasPrimed;
@@ -77,7 +85,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
   const onInitialized = server.oninitialized;
   server.oninitialized = () => {
     onInitialized?.();
-    primeAgentSchemas();
+    primeAgentSchemas(engine);
   };
   // Generated from the contract at build time (see json-schemas.ts): no schema conversion at start-up.
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: generatedToolList() }));

@@ -10,9 +10,15 @@ import { runStepByStep } from '../event-loop-steps';
  * parser), so a long-running door's first call of each pays for neither, and a request that comes
  * meanwhile waits for one step at most (a whole command's parsers took up to 6 ms). (The contract
  * builds a command's schemas on first use, so a one-shot CLI run builds only the one it runs.)
+ * With `busy` (see runStepByStep) no step runs while a request is in flight: a request's turns
+ * of the event loop (its read-lane answer, its reply) are not shared with the priming.
  * Resolves when every schema is built and compiled.
  */
-export function primeCommandSchemas(names: Iterable<string>, commands: CommandMap = contract): Promise<void> {
+export function primeCommandSchemas(
+  names: Iterable<string>,
+  commands: CommandMap = contract,
+  busy?: () => Promise<unknown> | null,
+): Promise<void> {
   const steps: (() => void)[] = [...names]
     .filter((n) => Object.hasOwn(commands, n))
     .flatMap((name) => {
@@ -24,7 +30,7 @@ export function primeCommandSchemas(names: Iterable<string>, commands: CommandMa
         () => steps.unshift(...[...objectSchemasIn(spec.input), ...objectSchemasIn(spec.output)].map(compileStep)),
       ];
     });
-  return runStepByStep(steps);
+  return runStepByStep(steps, busy);
 }
 
 const compileStep = (schema: z.ZodType) => () => compileObjectParser(schema);

@@ -5,22 +5,25 @@ import { primeCommandSchemas } from '../../src/main/commands/prime';
 import { objectSchemasIn } from '../../src/main/commands/compile-parsers';
 import { RequestGate } from '../../src/main/request-gate';
 
+/** A command whose schemas note in `built` when they are built. */
+const recordingCommand = (name: string, built: string[]) =>
+  defineCommand({
+    description: name,
+    mutates: false,
+    input: () => {
+      built.push(`${name} in`);
+      return z.object({});
+    },
+    output: () => {
+      built.push(`${name} out`);
+      return z.object({});
+    },
+  });
+
 describe('primeCommandSchemas', () => {
   it('builds the named commands schemas in the background, one schema per turn, each once', async () => {
     const built: string[] = [];
-    const command = (name: string) =>
-      defineCommand({
-        description: name,
-        mutates: false,
-        input: () => {
-          built.push(`${name} in`);
-          return z.object({});
-        },
-        output: () => {
-          built.push(`${name} out`);
-          return z.object({});
-        },
-      });
+    const command = (name: string) => recordingCommand(name, built);
     const commands = { a: command('a'), b: command('b'), c: command('c') };
     const primed = primeCommandSchemas(['a', 'b', 'not.a.command'], commands);
     expect(built).toEqual([]); // nothing on the caller's turn
@@ -74,19 +77,7 @@ describe('primeCommandSchemas', () => {
 
   it('runs no step while a request is in flight, and goes on a turn after the last one leaves', async () => {
     const built: string[] = [];
-    const command = (name: string) =>
-      defineCommand({
-        description: name,
-        mutates: false,
-        input: () => {
-          built.push(`${name} in`);
-          return z.object({});
-        },
-        output: () => {
-          built.push(`${name} out`);
-          return z.object({});
-        },
-      });
+    const command = (name: string) => recordingCommand(name, built);
     const requests = new RequestGate();
     const turn = () => new Promise((resolve) => setImmediate(resolve));
     requests.enter();

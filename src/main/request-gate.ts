@@ -28,6 +28,14 @@ export class RequestGate {
   }
 
   /**
+   * For step-by-step background work (runStepByStep's `busy`): null when no request is in flight,
+   * else a promise that settles at the next lull (or after `maxWaitMs`, when the caller looks again).
+   */
+  busy(maxWaitMs: number): Promise<void> | null {
+    return this.active > 0 ? this.idle(maxWaitMs) : null;
+  }
+
+  /**
    * Resolves once no request has been in flight for `quietMs` in a row: for one-off work that would
    * hold the event loop for a while (loading a model) and can wait for a lull as long as it takes.
    */

@@ -81,9 +81,7 @@ describe('primeCommandSchemas', () => {
     const requests = new RequestGate();
     const turn = () => new Promise((resolve) => setImmediate(resolve));
     requests.enter();
-    const primed = primeCommandSchemas(['a'], { a: command('a') }, () =>
-      requests.inFlight > 0 ? requests.idle(60_000) : null,
-    );
+    const primed = primeCommandSchemas(['a'], { a: command('a') }, () => requests.busy(60_000));
     for (let i = 0; i < 5; i++) await turn();
     expect(built).toEqual([]);
     requests.leave();

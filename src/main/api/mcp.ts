@@ -58,7 +58,7 @@ let agentSchemasPrimed: Promise<void> | null = null;
  */
 const primeAgentSchemas = (engine: Engine) =>
   void (agentSchemasPrimed ??= primeCommandSchemas(AGENT_COMMANDS, contract, () =>
-    engine.requests.inFlight > 0 ? engine.requests.idle(PRIME_WAIT_MS) : null,
+    engine.requests.busy(PRIME_WAIT_MS),
   ));
 
 /** How long one wait of the priming for a lull lasts before it looks again. */

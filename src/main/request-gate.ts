@@ -9,17 +9,24 @@ import { performance } from 'node:perf_hooks';
 export class RequestGate {
   private active = 0;
   private waiters: (() => void)[] = [];
+  private enterWaiters: (() => void)[] = [];
 
-  /** Requests entered so far: tells a quiet spell apart from one interrupted and over again. */
-  private entered = 0;
+  /** When the last request in flight left (Date.now()): the start of the current quiet spell. */
+  private quietSince = Date.now();
 
   enter(): void {
     this.active++;
-    this.entered++;
+    for (const wake of this.enterWaiters.splice(0)) wake();
+  }
+
+  /** Resolves when the next request enters. */
+  nextRequest(): Promise<void> {
+    return new Promise((resolve) => this.enterWaiters.push(resolve));
   }
 
   leave(): void {
     this.active = Math.max(0, this.active - 1);
+    if (this.active === 0) this.quietSince = Date.now();
     if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
   }
 
@@ -42,9 +49,10 @@ export class RequestGate {
   async quietFor(quietMs: number): Promise<void> {
     for (;;) {
       while (this.active > 0) await this.idle(quietMs);
-      const seen = this.entered;
-      await new Promise((resolve) => setTimeout(resolve, quietMs).unref());
-      if (this.active === 0 && this.entered === seen) return;
+      const left = this.quietSince + quietMs - Date.now();
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, left).unref());
+      // A request that came and went meanwhile moved quietSince: the loop waits out the rest.
     }
   }
 

@@ -29,10 +29,22 @@ describe('RequestGate', () => {
     await vi.advanceTimersByTimeAsync(600);
     gate.enter(); // a request in the middle of the spell
     await vi.advanceTimersByTimeAsync(300);
-    gate.leave();
-    await vi.advanceTimersByTimeAsync(500); // the first spell is over, but was interrupted
+    gate.leave(); // at 900 ms: the quiet spell starts over from here
+    await vi.advanceTimersByTimeAsync(950); // the first spell is over, but was interrupted
     expect(quiet).toBe(false);
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(100); // 1,050 ms after the request left
     expect(quiet).toBe(true);
+  });
+
+  it('nextRequest() resolves when the next request enters, not before', async () => {
+    const gate = new RequestGate();
+    let entered = false;
+    void gate.nextRequest().then(() => (entered = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(entered).toBe(false);
+    gate.enter();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(entered).toBe(true);
+    gate.leave();
   });
 });

@@ -57,6 +57,53 @@ describe('read lane', () => {
     );
   });
 
+  it('rest: stops every idle worker; a warm lane warms again on its next request, answered inline meanwhile', async () => {
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 2, extraIdleMs: 3_600_000 });
+    const first = (call: Promise<unknown>) =>
+      Promise.race([call.then(() => 'answer'), new Promise((r) => setImmediate(() => r('next turn')))]);
+    const byWorker = () =>
+      expect.poll(() => first(lane!.recall(s.id, 'kafka streams brokers')), { timeout: 10_000 }).toBe('next turn');
+    lane.warm();
+    await byWorker(); // the worker has primed
+    await Promise.all(Array.from({ length: 12 }, () => lane!.recall(s.id, 'kafka streams brokers')));
+    expect(lane.workers()).toBe(2);
+    // Not while a request is in flight.
+    const inFlight = lane.recall(s.id, 'kafka streams brokers');
+    expect(lane.rest()).toBe(0);
+    await inFlight;
+    expect(lane.rest()).toBe(2);
+    expect(lane.workers()).toBe(0);
+    expect(lane.rest()).toBe(0);
+    // Woken: the first request is answered on this thread while a worker starts and primes.
+    expect(await first(lane.recall(s.id, 'kafka streams brokers'))).toBe('answer');
+    expect(lane.workers()).toBe(1);
+    expect((await lane.search({ sessionId: s.id, query: 'kafka brokers', limit: 5, sources: ['facts'] })).length).toBe(
+      1,
+    );
+    await byWorker(); // once the new worker has primed, the workers answer again
+    expect(lane.workers()).toBeGreaterThan(0);
+  });
+
+  it('rest: a lane that was never warmed starts its worker on demand again, as a CLI command does', async () => {
+    t = openTestEngine();
+    const s = await t.run('sessions.create', { projectId: 'alpha' });
+    await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
+    lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 1 });
+    expect((await lane.recall(s.id, 'kafka streams brokers')).facts).toHaveLength(1);
+    expect(lane.rest()).toBe(1);
+    const next = lane.recall(s.id, 'kafka streams brokers');
+    const race = await Promise.race([
+      next.then(() => 'answer'),
+      new Promise((r) => setImmediate(() => r('next turn'))),
+    ]);
+    expect(race).toBe('next turn');
+    expect((await next).facts).toHaveLength(1);
+    expect(lane.workers()).toBe(1);
+  });
+
   it('maps worker errors: a missing session is not_found, a broken database is internal', async () => {
     t = openTestEngine();
     await expect(t.engine.readLane.recall('no-such-session', 'kafka streams')).rejects.toMatchObject({
@@ -95,7 +142,7 @@ describe('read lane warm-up', () => {
     const db = openLaneReader(t.engine.paths.db);
     // Read through its own bounded cache, not a memory map that every commit elsewhere remaps.
     expect(db.pragma('mmap_size', { simple: true })).toBe(0);
-    expect(db.pragma('cache_size', { simple: true })).toBe(-16384);
+    expect(db.pragma('cache_size', { simple: true })).toBe(-4096);
     expect(warmUpSample(db)).toEqual({ sessionId: s.id, texts: ['kafka streams run on three brokers'] });
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
     const steps = primeSteps(db, t.engine.paths.wiki);

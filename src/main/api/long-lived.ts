@@ -1,5 +1,6 @@
 import type { Engine } from '../engine';
 import { loadEnglish } from '../memory/extraction/nlp';
+import { restWhenQuiet } from '../rest-when-quiet';
 
 /** How long the doors must have been idle before the extractor's English model is loaded. */
 const QUIET_BEFORE_MODEL_MS = 1_000;
@@ -10,10 +11,12 @@ const QUIET_BEFORE_MODEL_MS = 1_000;
  * the event loop for ~0.2 s and takes ~40 MB: loaded on demand, it would stall whichever turn
  * first triggered extraction. Extraction follows completed responses (the third, then every
  * tenth), so the model is loaded after the first one, in the first second the doors are idle; a
- * process that never completes a turn (search and recall only) never loads it.
+ * process that never completes a turn (search and recall only) never loads it. Once no request
+ * has come for a while, the process rests (rest-when-quiet.ts) and warms again on the next one.
  */
 export function warmInBackground(engine: Engine): void {
   engine.readLane.warm();
+  restWhenQuiet(engine);
   if (!engine.settings.extraction.enabled) return;
   const stop = engine.events.on('response-completed', () => {
     stop();

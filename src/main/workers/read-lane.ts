@@ -38,6 +38,12 @@ export interface ReadLane {
   workers(): number;
   /** Stops the idle workers beyond the first now, as their idle timers would; how many stopped. */
   retireIdleExtras(): number;
+  /**
+   * Stops every worker when nothing is in flight (a long-running process with no requests for a
+   * while: each worker holds its own heap and page cache); how many stopped. A lane that was warm
+   * warms again on its next recall or search, which runs on the calling thread meanwhile.
+   */
+  rest(): number;
   /** Stops every worker; pending requests fail with `unavailable`. */
   close(): Promise<void>;
 }
@@ -190,6 +196,21 @@ class ReadLanePool {
     return true;
   }
 
+  /** Stops every worker if none has anything in flight and nothing waits; how many stopped. */
+  rest(): number {
+    if (this.closed || this.queue.length > 0 || this.inline.open) return 0;
+    if (this.slots.some((s) => s && s.pending.size > 0)) return 0;
+    let stopped = 0;
+    this.slots.forEach((slot, i) => {
+      if (!slot) return;
+      if (slot.retire) clearTimeout(slot.retire);
+      this.slots[i] = null;
+      void slot.worker.terminate();
+      stopped++;
+    });
+    return stopped;
+  }
+
   /** How many workers are running now. */
   get running(): number {
     return this.slots.filter((s) => s !== null).length;
@@ -265,21 +286,42 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     options.extraIdleMs ?? EXTRA_IDLE_MS,
   );
   let warmed = false;
+  let rested = false;
+  const warm = () => {
+    if (warmed || pool.closed) return;
+    warmed = true;
+    pool.inline.start();
+    void pool
+      .run({ task: 'warm', args: {} })
+      .catch(() => {})
+      .finally(() => pool.inline.close());
+  };
+  /** A lane that rested warms again as it did at start: this request runs inline meanwhile. */
+  const wake = () => {
+    if (!rested) return;
+    rested = false;
+    warmed = false;
+    warm();
+  };
   return {
-    recall: (sessionId, text) => pool.run({ task: 'recall', args: { sessionId, text } }),
-    search: (req) => pool.run({ task: 'search', args: req }),
+    recall: (sessionId, text) => {
+      wake();
+      return pool.run({ task: 'recall', args: { sessionId, text } });
+    },
+    search: (req) => {
+      wake();
+      return pool.run({ task: 'search', args: req });
+    },
     ping: () => pool.run({ task: 'ping', args: {} }),
     workers: () => pool.running,
     retireIdleExtras: () => [...Array(pool.size).keys()].filter((i) => pool.retireIdle(i)).length,
-    warm: () => {
-      if (warmed || pool.closed) return;
-      warmed = true;
-      pool.inline.start();
-      void pool
-        .run({ task: 'warm', args: {} })
-        .catch(() => {})
-        .finally(() => pool.inline.close());
+    rest: () => {
+      const stopped = pool.rest();
+      // Only a lane that was warmed comes back warm; a CLI's lane starts its worker on demand.
+      if (stopped > 0 && warmed) rested = true;
+      return stopped;
     },
+    warm,
     close: () => pool.close(),
   };
 }

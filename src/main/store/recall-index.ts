@@ -21,6 +21,22 @@ export function mergeStep(db: Db, table: (typeof RECALL_INDEXES)[number], pages 
 export const indexPages = (db: Db, table: (typeof RECALL_INDEXES)[number]): number =>
   (db.prepare(`SELECT count(*) AS n FROM ${table}_data`).get() as { n: number }).n;
 
+/** The index's size when it was last merged whole (by any process); undefined when never recorded. */
+export const mergedPages = (db: Db, table: (typeof RECALL_INDEXES)[number]): number | undefined =>
+  (db.prepare('SELECT pages FROM recall_index_merges WHERE index_name = ?').get(table) as { pages: number } | undefined)
+    ?.pages;
+
+/** Records that the index was just merged whole, at its current size. */
+export function recordMerged(db: Db, table: (typeof RECALL_INDEXES)[number]): void {
+  writeTx(db, () =>
+    db
+      .prepare(
+        'INSERT INTO recall_index_merges (index_name, pages) VALUES (?, ?) ON CONFLICT (index_name) DO UPDATE SET pages = excluded.pages',
+      )
+      .run(table, indexPages(db, table)),
+  );
+}
+
 export const PURGE_PER_STEP = 500;
 
 /**

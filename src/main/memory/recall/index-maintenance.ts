@@ -2,11 +2,13 @@ import type { EngineBase } from '../../engine-parts';
 import { truncateWal, writeTx, type Db } from '../../store/db';
 import {
   indexPages,
+  mergedPages,
   mergeStep,
   pendingPurges,
   purgeStep,
   PURGE_PER_STEP,
   RECALL_INDEXES,
+  recordMerged,
 } from '../../store/recall-index';
 import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/forget-follow-ups';
 
@@ -20,9 +22,9 @@ import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/fo
  * a moment when no request is in flight (engine.requests), so none lands in the middle of one.
  *
  * Merging everything rewrites the whole index, so a large one is merged only once it has grown by
- * a tenth since this process last merged it: rewriting a 100k-fact index (or a long imported
- * history's dialogue) after every turn cost ~100 ms of steps and megabytes of writes for one new
- * row. In between, FTS5's own automerge keeps the new rows' segments few (merged in fours as they
+ * a tenth since it was last merged whole (its size then is kept in the store, so a new process
+ * knows it too): rewriting a 100k-fact index (or a long imported history's dialogue) after every
+ * turn cost ~100 ms of steps and megabytes of writes for one new row. In between, FTS5's own automerge keeps the new rows' segments few (merged in fours as they
  * are written). A small index (up to SMALL_INDEX_PAGES) is merged after every settle, as it costs
  * little, and a forget's scrub merges every index whatever its size.
  *
@@ -60,7 +62,10 @@ export function finishScrub(db: Db): boolean {
 /** Runs a whole pass synchronously (a process about to exit): purge, merge every index, scrub. */
 export function scrubNow(db: Db, onPurgeStep: () => void = () => {}): void {
   while (purgeStep(db)) onPurgeStep();
-  for (const table of RECALL_INDEXES) while (mergeStep(db, table));
+  for (const table of RECALL_INDEXES) {
+    while (mergeStep(db, table));
+    recordMerged(db, table);
+  }
   if (scrubDue(db)) finishScrub(db);
 }
 
@@ -69,9 +74,6 @@ export class RecallIndexMaintenance {
   private running = false;
   private pass: Promise<void> = Promise.resolve();
   private stopped = false;
-  /** Each index's size when this process last merged it whole. */
-  private readonly mergedPages = new Map<(typeof RECALL_INDEXES)[number], number>();
-
   constructor(
     private readonly engine: Pick<EngineBase, 'db' | 'events' | 'log' | 'onClose' | 'requests'>,
     private readonly smallIndexPages = SMALL_INDEX_PAGES,
@@ -135,17 +137,17 @@ export class RecallIndexMaintenance {
     for (const table of RECALL_INDEXES) {
       if (!scrub && !this.mergeDue(table)) continue;
       while (!this.stopped && mergeStep(this.engine.db, table)) await this.gap();
-      if (!this.stopped) this.mergedPages.set(table, indexPages(this.engine.db, table));
+      if (!this.stopped) recordMerged(this.engine.db, table);
     }
   }
 
   /**
-   * Whether a settle should merge this index whole: it is small, or this process has not merged it
-   * yet (its size then is unknown), or it grew by REMERGE_GROWTH since.
+   * Whether a settle should merge this index whole: it is small, or it was never merged whole (a
+   * store from before the size was kept), or it grew by REMERGE_GROWTH since.
    */
   private mergeDue(table: (typeof RECALL_INDEXES)[number]): boolean {
     const pages = indexPages(this.engine.db, table);
-    const merged = this.mergedPages.get(table);
+    const merged = mergedPages(this.engine.db, table);
     return pages <= this.smallIndexPages || merged === undefined || pages >= merged * (1 + REMERGE_GROWTH);
   }
 

@@ -23,6 +23,7 @@ import * as importDialogueIndex from './101-import-dialogue-index';
 import * as scopedFactIndex from './102-scoped-fact-index';
 import * as compactFactEvidence from './103-compact-fact-evidence';
 import * as compactFactRows from './104-compact-fact-rows';
+import * as recallIndexMerges from './105-recall-index-merges';
 
 export interface Migration {
   version: number;
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   { version: 102, name: 'scoped-fact-index', up: scopedFactIndex.up },
   { version: 103, name: 'compact-fact-evidence', up: compactFactEvidence.up },
   { version: 104, name: 'compact-fact-rows', up: compactFactRows.up },
+  { version: 105, name: 'recall-index-merges', up: recallIndexMerges.up },
 ];

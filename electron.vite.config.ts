@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { escapeBeyondLatin1 } from './scripts/escape-beyond-latin1';
 
 /**
  * `npm run dev` only: Vite's dev server injects an inline React Refresh preamble and talks to
@@ -17,6 +18,15 @@ const relaxCspForDevServer = (): Plugin => ({
     ),
 });
 
+/** The main bundle's sources stay one byte a character in V8 (scripts/escape-beyond-latin1.js). */
+const oneByteSources = (): Plugin => ({
+  name: 'evoflux-one-byte-sources',
+  // After every renderChunk hook: Vite's own re-prints strings with the characters themselves.
+  generateBundle(_, bundle) {
+    for (const file of Object.values(bundle)) if (file.type === 'chunk') file.code = escapeBeyondLatin1(file.code);
+  },
+});
+
 /**
  * Three bundles: main (Node, CommonJS, engine included), preload (sandboxed, CommonJS, may only
  * require 'electron') and the renderer (a plain web app, also served by `serve` over HTTP).
@@ -24,6 +34,7 @@ const relaxCspForDevServer = (): Plugin => ({
  */
 export default defineConfig({
   main: {
+    plugins: [oneByteSources()],
     build: {
       outDir: 'out/main',
       // Every pure-JS package is bundled (tree-shaken, no module resolution at start-up: the CLI

@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/build';
+import { escapeBeyondLatin1 } from '../../scripts/escape-beyond-latin1';
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -51,6 +52,35 @@ describe('the compiled main bundle', () => {
     ]) {
       expect(pkg.dependencies, name).not.toHaveProperty(name);
       expect(pkg.devDependencies, name).toHaveProperty(name);
+    }
+  });
+
+  it('is Latin-1 throughout, so V8 keeps each source one byte a character', () => {
+    for (const file of jsFiles(path.join(ROOT, 'out', 'main'))) {
+      const wide = /[\u0100-\uffff]/.exec(readFileSync(file, 'utf8'));
+      expect(wide?.[0], path.relative(ROOT, file)).toBeUndefined();
+    }
+  });
+});
+
+describe('escapeBeyondLatin1', () => {
+  // What a snippet evaluates to, as written and as the build writes it.
+  const both = (source: string) => [source, escapeBeyondLatin1(source)].map((s) => new Function(`return ${s}`)());
+
+  it('writes characters beyond Latin-1 as escapes that mean the same in strings, templates and regular expressions', () => {
+    for (const source of [
+      `"em — dash, ellipsis … and caf\u00e9 é"`,
+      '`a ${1 + 1} — b`',
+      `/^[-–—]$/.test('–')`,
+      `/[“”]/u.test('”')`,
+      `"emoji 😀 stays one code point".length`,
+      // An identity escape, and an escaped backslash before the character.
+      String.raw`"\\—" + "\—"`,
+      `(/* a comment — */ "x")`,
+    ]) {
+      const [asWritten, asBuilt] = both(source);
+      expect(asBuilt, source).toEqual(asWritten);
+      expect(/[\u0100-\uffff]/.test(escapeBeyondLatin1(source)), source).toBe(false);
     }
   });
 });

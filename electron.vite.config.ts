@@ -18,7 +18,7 @@ const relaxCspForDevServer = (): Plugin => ({
     ),
 });
 
-/** The main bundle's sources stay one byte a character in V8 (scripts/escape-beyond-latin1.js). */
+/** The main bundle's sources stay one byte a character in V8 (scripts/escape-beyond-latin1.ts). */
 const oneByteSources = (): Plugin => ({
   name: 'evoflux-one-byte-sources',
   // After every renderChunk hook: Vite's own re-prints strings with the characters themselves.

@@ -24,8 +24,8 @@ import { countFollowUps, deleteFollowUps, diskFollowUpIds } from '../../store/fo
  * Merging everything rewrites the whole index, so a large one is merged only once it has grown by
  * a tenth since it was last merged whole (its size then is kept in the store, so a new process
  * knows it too): rewriting a 100k-fact index (or a long imported history's dialogue) after every
- * turn cost ~100 ms of steps and megabytes of writes for one new row. In between, FTS5's own automerge keeps the new rows' segments few (merged in fours as they
- * are written). A small index (up to SMALL_INDEX_PAGES) is merged after every settle, as it costs
+ * turn cost ~100 ms of steps and megabytes of writes for one new row. In between, FTS5's own
+ * automerge keeps the new rows' segments few (merged in fours as they are written). A small index (up to SMALL_INDEX_PAGES) is merged after every settle, as it costs
  * little, and a forget's scrub merges every index whatever its size.
  *
  * After a forget, the same pass finishes the forget's disk scrub (its `disk` follow-up, queued in

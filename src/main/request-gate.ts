@@ -26,8 +26,9 @@ export class RequestGate {
 
   leave(): void {
     this.active = Math.max(0, this.active - 1);
-    if (this.active === 0) this.quietSince = Date.now();
-    if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
+    if (this.active > 0) return;
+    this.quietSince = Date.now();
+    for (const wake of this.waiters.splice(0)) wake();
   }
 
   get inFlight(): number {

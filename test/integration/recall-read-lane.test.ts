@@ -16,6 +16,13 @@ afterEach(async () => {
   t = null;
 });
 
+/**
+ * Whether a call is answered in this turn of the event loop (on the calling thread) or later: a
+ * worker's answer is a message from another thread and never comes before the next turn.
+ */
+const answeredWhen = (call: Promise<unknown>) =>
+  Promise.race([call.then(() => 'answer'), new Promise((r) => setImmediate(() => r('next turn')))]);
+
 describe('read lane', () => {
   it('runs the .ts worker under tsx, named by an absolute path, from any working directory', async () => {
     const w = readLaneWorkerFile();
@@ -42,16 +49,12 @@ describe('read lane', () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
     lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 1 });
-    // A worker's answer is a message from another thread: it can never come before the next
-    // turn of the event loop; an answer computed on this thread can.
-    const first = (call: Promise<unknown>) =>
-      Promise.race([call.then(() => 'answer'), new Promise((r) => setImmediate(() => r('next turn')))]);
     lane.warm();
-    expect(await first(lane.recall(s.id, 'kafka streams brokers'))).toBe('answer');
+    expect(await answeredWhen(lane.recall(s.id, 'kafka streams brokers'))).toBe('answer');
     expect((await lane.recall(s.id, 'kafka streams brokers')).facts).toHaveLength(1);
     await expect(lane.recall('no-such-session', 'kafka')).rejects.toMatchObject({ code: 'not_found' });
     expect(await lane.ping()).toBeGreaterThan(0);
-    expect(await first(lane.recall(s.id, 'kafka streams brokers'))).toBe('next turn');
+    expect(await answeredWhen(lane.recall(s.id, 'kafka streams brokers'))).toBe('next turn');
     expect((await lane.search({ sessionId: s.id, query: 'kafka brokers', limit: 5, sources: ['facts'] })).length).toBe(
       1,
     );
@@ -62,10 +65,10 @@ describe('read lane', () => {
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
     lane = createReadLane({ dbPath: t.engine.paths.db, wikiDir: t.engine.paths.wiki, size: 2, extraIdleMs: 3_600_000 });
-    const first = (call: Promise<unknown>) =>
-      Promise.race([call.then(() => 'answer'), new Promise((r) => setImmediate(() => r('next turn')))]);
     const byWorker = () =>
-      expect.poll(() => first(lane!.recall(s.id, 'kafka streams brokers')), { timeout: 10_000 }).toBe('next turn');
+      expect
+        .poll(() => answeredWhen(lane!.recall(s.id, 'kafka streams brokers')), { timeout: 10_000 })
+        .toBe('next turn');
     lane.warm();
     await byWorker(); // the worker has primed
     await Promise.all(Array.from({ length: 12 }, () => lane!.recall(s.id, 'kafka streams brokers')));
@@ -78,7 +81,7 @@ describe('read lane', () => {
     expect(lane.workers()).toBe(0);
     expect(lane.rest()).toBe(0);
     // Woken: the first request is answered on this thread while a worker starts and primes.
-    expect(await first(lane.recall(s.id, 'kafka streams brokers'))).toBe('answer');
+    expect(await answeredWhen(lane.recall(s.id, 'kafka streams brokers'))).toBe('answer');
     expect(lane.workers()).toBe(1);
     expect((await lane.search({ sessionId: s.id, query: 'kafka brokers', limit: 5, sources: ['facts'] })).length).toBe(
       1,
@@ -95,11 +98,7 @@ describe('read lane', () => {
     expect((await lane.recall(s.id, 'kafka streams brokers')).facts).toHaveLength(1);
     expect(lane.rest()).toBe(1);
     const next = lane.recall(s.id, 'kafka streams brokers');
-    const race = await Promise.race([
-      next.then(() => 'answer'),
-      new Promise((r) => setImmediate(() => r('next turn'))),
-    ]);
-    expect(race).toBe('next turn');
+    expect(await answeredWhen(next)).toBe('next turn');
     expect((await next).facts).toHaveLength(1);
     expect(lane.workers()).toBe(1);
   });

@@ -26,8 +26,9 @@ export const mergedPages = (db: Db, table: (typeof RECALL_INDEXES)[number]): num
   (db.prepare('SELECT pages FROM recall_index_merges WHERE index_name = ?').get(table) as { pages: number } | undefined)
     ?.pages;
 
-/** Records that the index was just merged whole, at its current size. */
+/** Records that the index was just merged whole, at its current size (no write when it is unchanged). */
 export function recordMerged(db: Db, table: (typeof RECALL_INDEXES)[number]): void {
+  if (mergedPages(db, table) === indexPages(db, table)) return;
   writeTx(db, () =>
     db
       .prepare(

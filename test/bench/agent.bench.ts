@@ -1,7 +1,8 @@
 /**
  * Agent bench: what one agent call costs over MCP, beside what the index costs.
  *
- * `npm run bench -- agent` (AGENT_BENCH_MAX=10000 stops early). One data home grows to 1k, 10k
+ * `npm run bench -- agent` (AGENT_BENCH_MAX=10000 stops early; AGENT_BENCH_KEEP_HOME=1 keeps the data
+ * home and prints where it is, for profiling on the same data). One data home grows to 1k, 10k
  * and 100k facts, loaded through `memory_remember_batch` (1,000 facts a call) by one `mcp`
  * server declared for ten projects. At each size a fresh `mcp --project p0` server (the compiled
  * entry point, a child process started from outside the checkout, one SDK client over stdio)
@@ -260,7 +261,8 @@ async function main(): Promise<void> {
     await loader.close();
   }
   footprint(home.dir, SIZES[SIZES.length - 1]!);
-  home.cleanup();
+  if (process.env.AGENT_BENCH_KEEP_HOME) console.log(`\ndata home kept at ${home.dir}`);
+  else home.cleanup();
 }
 
 main().then(

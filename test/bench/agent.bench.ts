@@ -157,9 +157,9 @@ async function measureSize(home: string, loaded: Loaded, data: FactSource): Prom
       ),
     )} ms`,
   );
-  const ratio = pct(searchS.worker, 50) / pct(rankedCpu, 50);
+  const ratio = pct(searchS.offMain, 50) / pct(rankedCpu, 50);
   console.log(
-    `  worker CPU per search / baseline CPU: ${ratio.toFixed(2)}x (p50 ${ms(pct(searchS.worker, 50))} vs ${ms(pct(rankedCpu, 50))} ms)  target <= 1.5x at 100k: ${verdict(ratio <= 1.5)}`,
+    `  off-main CPU per search / baseline CPU: ${ratio.toFixed(2)}x (p50 ${ms(pct(searchS.offMain, 50))} vs ${ms(pct(rankedCpu, 50))} ms)  target <= 1.5x at 100k: ${verdict(ratio <= 1.5)}`,
   );
   await burst(agent, sessionId, search);
   const lastRequest = Date.now();
@@ -197,9 +197,9 @@ async function burst(agent: McpSession, sessionId: string, search: (i: number) =
   const after = await series(agent.pid, CALLS, search);
   printSeries('memory_search right after the burst', right);
   printSeries('memory_search once writes settled', after);
-  const ratio = pct(right.worker, 50) / pct(merged.worker, 50);
+  const ratio = pct(right.offMain, 50) / pct(merged.offMain, 50);
   console.log(
-    `  right after / settled before the burst, worker CPU: ${ratio.toFixed(2)}x (once settled after it: ${(pct(after.worker, 50) / pct(merged.worker, 50)).toFixed(2)}x)  target <= 1.3x: ${verdict(ratio <= 1.3)}`,
+    `  right after / settled before the burst, off-main CPU: ${ratio.toFixed(2)}x (once settled after it: ${(pct(after.offMain, 50) / pct(merged.offMain, 50)).toFixed(2)}x)  target <= 1.3x: ${verdict(ratio <= 1.3)}`,
   );
 }
 

@@ -27,6 +27,15 @@ export interface SearchRequest {
 }
 
 export function memorySearch(db: Db, wikiDir: string, req: SearchRequest): SearchHit[] {
+  return mergeSearchParts([searchPart(db, wikiDir, req)], req.limit);
+}
+
+/**
+ * The best `limit` hits of the requested sources, sorted, scores unrounded. The best `limit` of a
+ * union are among the best `limit` of each of its parts, so a search split by source across
+ * threads and merged by `mergeSearchParts` returns exactly what one search of all of them does.
+ */
+export function searchPart(db: Db, wikiDir: string, req: SearchRequest): SearchHit[] {
   const scopes = resolveScopes(db, req.sessionId);
   const text = recallQueryText(req.query);
   const terms = queryTerms(text);
@@ -34,9 +43,20 @@ export function memorySearch(db: Db, wikiDir: string, req: SearchRequest): Searc
   if (req.sources.includes('facts')) ranked.push(...factHits(db, scopes, text, req.limit));
   if (req.sources.includes('wiki')) ranked.push(...wikiHits(wikiDir, terms, scopes.visible));
   if (req.sources.includes('dialogue')) ranked.push(...dialogueHits(db, scopes, terms));
-  ranked.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
-  return ranked.slice(0, req.limit).map((r) => ({ ...r.build(), score: Math.round(r.score * 1e6) / 1e6 }));
+  return ranked
+    .sort(bestFirst)
+    .slice(0, req.limit)
+    .map((r) => r.build());
 }
+
+/** The parts' hits merged and sorted by (-score, ref), the first `limit`, scores rounded to 1e-6. */
+export function mergeSearchParts(parts: readonly SearchHit[][], limit: number): SearchHit[] {
+  const hits = parts.length === 1 ? parts[0]! : parts.flat().sort(bestFirst).slice(0, limit);
+  return hits.map((h) => ({ ...h, score: Math.round(h.score * 1e6) / 1e6 }));
+}
+
+const bestFirst = (a: { score: number; ref: string }, b: { score: number; ref: string }) =>
+  b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0);
 
 function factHits(db: Db, scopes: SessionScopes, text: string, limit: number): RankedHit[] {
   return searchFacts(db, scopes, text, { mode: 'explicit', limit }).facts.map((f) => {

@@ -23,6 +23,8 @@ export interface ReadLaneInit {
 export type ReadLaneRequest =
   | { id: number; task: 'recall'; args: { sessionId: string; text: string } }
   | { id: number; task: 'search'; args: SearchRequest }
+  /** Some of a search's sources, best `limit` first with unrounded scores (see mergeSearchParts). */
+  | { id: number; task: 'searchPart'; args: SearchRequest }
   | { id: number; task: 'ping'; args: Record<string, never> }
   | { id: number; task: 'warm'; args: Record<string, never> };
 

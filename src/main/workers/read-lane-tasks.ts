@@ -1,6 +1,6 @@
 import { appliedSchemaVersion, openLaneConnection, readTx, type Db } from '../store/db';
 import { recall } from '../memory/recall';
-import { memorySearch, SEARCH_SOURCES, type SearchRequest } from '../memory/search';
+import { memorySearch, searchPart, SEARCH_SOURCES } from '../memory/search';
 import { warmUpSample } from '../store/warm-up';
 import type { ReadLaneRequest } from './read-lane-protocol';
 
@@ -16,7 +16,9 @@ function runTask(db: Db, wikiDir: string, req: ReadLaneRequest): unknown {
     case 'recall':
       return recall(db, req.args.sessionId, req.args.text);
     case 'search':
-      return memorySearch(db, wikiDir, req.args as SearchRequest);
+      return memorySearch(db, wikiDir, req.args);
+    case 'searchPart':
+      return searchPart(db, wikiDir, req.args);
     case 'ping':
       return appliedSchemaVersion(db);
     case 'warm':

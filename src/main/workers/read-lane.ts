@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CommandError, type ErrorCode } from '../../shared/errors';
 import type { RecallResult } from '../memory/recall';
-import type { SearchHit, SearchRequest } from '../memory/search';
+import { mergeSearchParts, type SearchHit, type SearchRequest, type SearchSource } from '../memory/search';
 import type {
   ReadLaneInit,
   ReadLaneRequest,
@@ -36,6 +36,8 @@ export interface ReadLane {
   warm(): void;
   /** Workers running now (the lane starts them on demand and stops idle extras). */
   workers(): number;
+  /** Searches answered by two workers at once (split by source) since the lane was created. */
+  splitSearches(): number;
   /** Stops the idle workers beyond the first now, as their idle timers would; how many stopped. */
   retireIdleExtras(): number;
   /**
@@ -49,7 +51,10 @@ export interface ReadLane {
 }
 
 export interface ReadLaneOptions extends ReadLaneWorkerData {
-  /** Worker count; default one fewer than the cores (at least 1, at most 4) so the main thread keeps a core. */
+  /**
+   * Worker count; default one fewer than the cores (at most 4) so the main thread keeps a core,
+   * and at least two on two cores, for split searches.
+   */
   size?: number;
   /**
    * How long a worker beyond the first may sit idle before it stops (default 30 s): the lane
@@ -57,11 +62,23 @@ export interface ReadLaneOptions extends ReadLaneWorkerData {
    * returning each extra worker's heap and page cache.
    */
   extraIdleMs?: number;
+  /**
+   * Whether a search of several sources may run on two idle workers at once, facts and wiki on
+   * one and dialogue on the other (default: when there are two cores). The lane then keeps a
+   * second worker while searches come.
+   */
+  splitSearch?: boolean;
 }
 
 const EXTRA_IDLE_MS = 30_000;
 
 export const defaultReadLaneSize = (): number => Math.max(1, Math.min(4, os.availableParallelism() - 1));
+
+/**
+ * How a split search divides its sources: dialogue alone costs about as much as facts and wiki
+ * together, so the two halves finish at about the same time.
+ */
+const SEARCH_HALVES: readonly (readonly SearchSource[])[] = [['facts', 'wiki'], ['dialogue']];
 
 /**
  * The worker file sits next to this code. Bundled by electron-vite, this is out/main/*.js (or a
@@ -94,6 +111,8 @@ interface Slot {
   pending: Map<number, Job>;
   /** Set while an extra worker is idle: stops it when it fires. */
   retire: NodeJS.Timeout | null;
+  /** The worker has answered a request: it is up, with its connection open. */
+  answered: boolean;
 }
 
 /**
@@ -131,6 +150,7 @@ class ReadLanePool {
     readonly size: number,
     private readonly data: ReadLaneWorkerData,
     private readonly extraIdleMs: number,
+    private readonly splitSearch: boolean,
   ) {
     this.slots = new Array(size).fill(null);
     this.inline = inlineReader(data.dbPath, data.wikiDir);
@@ -139,11 +159,12 @@ class ReadLanePool {
   private spawn(index: number): Slot {
     this.workerFile ??= readLaneWorkerFile();
     const worker = (index === 0 && this.adoptPrestarted()) || this.startWorker(this.workerFile);
-    const slot: Slot = { worker, pending: new Map(), retire: null };
+    const slot: Slot = { worker, pending: new Map(), retire: null, answered: false };
     worker.on('message', (res: ReadLaneResponse) => {
       const job = slot.pending.get(res.id);
       if (!job) return;
       slot.pending.delete(res.id);
+      slot.answered = true;
       // The worker is warm: from now on it answers. Closed here rather than when the warm promise
       // settles, so an answer that came in the same batch is never followed by an inline request.
       if (job.req.task === 'warm') this.inline.close();
@@ -235,17 +256,60 @@ class ReadLanePool {
     while (this.queue.length > 0) {
       const slot = this.pickFree();
       if (!slot) return;
-      const job = this.queue.shift()!;
-      const id = this.nextId++;
-      slot.pending.set(id, job);
-      if (slot.retire) {
-        clearTimeout(slot.retire);
-        slot.retire = null;
-      }
-      // A worker with requests in flight keeps the process alive until they are answered.
-      slot.worker.ref();
-      slot.worker.postMessage({ ...job.req, id });
+      this.dispatch(slot, this.queue.shift()!);
     }
+  }
+
+  private dispatch(slot: Slot, job: Job): void {
+    const id = this.nextId++;
+    slot.pending.set(id, job);
+    if (slot.retire) {
+      clearTimeout(slot.retire);
+      slot.retire = null;
+    }
+    // A worker with requests in flight keeps the process alive until they are answered.
+    slot.worker.ref();
+    slot.worker.postMessage({ ...job.req, id });
+  }
+
+  /** Sends a request to this worker, past the queue. */
+  private post<T>(slot: Slot, req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
+      this.dispatch(slot, { req, resolve: resolve as (v: unknown) => void, reject }),
+    );
+  }
+
+  splits = 0;
+
+  /**
+   * A search of sources from both halves runs on two workers at once when two are up and idle and
+   * nothing waits: a split never delays another request, it only uses a core that would sit
+   * idle. Otherwise it runs whole on one worker, and the first such search while only one worker
+   * runs starts the second (warmed and primed) for the searches after it.
+   */
+  search(req: SearchRequest): Promise<SearchHit[]> {
+    const halves = SEARCH_HALVES.map((half) => req.sources.filter((s) => half.includes(s))).filter((h) => h.length);
+    const pair = this.splitSearch && halves.length === 2 ? this.idlePair() : null;
+    if (!pair) return this.run({ task: 'search', args: req });
+    this.splits++;
+    return Promise.all(
+      halves.map((sources, i) => this.post<SearchHit[]>(pair[i]!, { task: 'searchPart', args: { ...req, sources } })),
+    ).then((parts) => mergeSearchParts(parts, req.limit));
+  }
+
+  private idlePair(): [Slot, Slot] | null {
+    if (this.closed || this.inline.open || this.queue.length > 0) return null;
+    const live = this.slots.filter((s): s is Slot => s !== null);
+    if (live.some((s) => s.pending.size > 0)) return null;
+    const up = live.filter((s) => s.answered);
+    if (up.length >= 2) return [up[0]!, up[1]!];
+    // One worker up and no second one starting: start it.
+    const free = this.slots.indexOf(null);
+    if (up.length === 1 && live.length === 1 && free >= 0) {
+      const partner = (this.slots[free] = this.spawn(free));
+      this.post(partner, { task: 'warm', args: {} }).catch(() => {});
+    }
+    return null;
   }
 
   run<T>(req: Omit<ReadLaneRequest, 'id'>): Promise<T> {
@@ -280,10 +344,14 @@ class ReadLanePool {
 }
 
 export function createReadLane(options: ReadLaneOptions): ReadLane {
+  const twoCores = os.availableParallelism() >= 2;
+  const size = Math.max(1, options.size ?? Math.max(defaultReadLaneSize(), twoCores ? 2 : 1));
+  const splitSearch = (options.splitSearch ?? twoCores) && size >= 2;
   const pool = new ReadLanePool(
-    Math.max(1, options.size ?? defaultReadLaneSize()),
+    size,
     { dbPath: options.dbPath, wikiDir: options.wikiDir, nativeBinding: options.nativeBinding },
     options.extraIdleMs ?? EXTRA_IDLE_MS,
+    splitSearch,
   );
   let warmed = false;
   let rested = false;
@@ -310,10 +378,11 @@ export function createReadLane(options: ReadLaneOptions): ReadLane {
     },
     search: (req) => {
       wake();
-      return pool.run({ task: 'search', args: req });
+      return pool.search(req);
     },
     ping: () => pool.run({ task: 'ping', args: {} }),
     workers: () => pool.running,
+    splitSearches: () => pool.splits,
     retireIdleExtras: () => [...Array(pool.size).keys()].filter((i) => pool.retireIdle(i)).length,
     rest: () => {
       const stopped = pool.rest();

@@ -1,8 +1,7 @@
 /**
  * CPU time per thread of another process, from Linux's /proc/<pid>/task/<tid>/schedstat (the
  * first field is the time the thread has run, in nanoseconds). Node names all its threads
- * "node", so the main thread is told apart by its id (the pid) and the read-lane worker as the
- * other thread that ran the most while searches ran.
+ * "node", so only the main thread can be told apart (its id is the pid).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -23,21 +22,21 @@ export function threadTimes(pid: number): ThreadTimes {
 }
 
 export interface ThreadSplit {
-  /** Milliseconds of CPU in the window, per thread group. */
+  /** Milliseconds of CPU in the window: the main thread's, and all threads'. */
   main: number;
-  busiestOther: number;
-  rest: number;
   total: number;
 }
 
-/** Where the CPU went between two snapshots: the main thread, the busiest other thread, the rest. */
+/** Where the CPU went between two snapshots: the main thread, and all threads. */
 export function split(pid: number, before: ThreadTimes, after: ThreadTimes): ThreadSplit {
-  const deltas = [...after].map(([tid, ns]) => [tid, (ns - (before.get(tid) ?? 0)) / 1e6] as const);
-  const main = deltas.find(([tid]) => tid === pid)?.[1] ?? 0;
-  const others = deltas.filter(([tid]) => tid !== pid).map(([, ms]) => ms);
-  const busiestOther = Math.max(0, ...others);
-  const total = deltas.reduce((n, [, ms]) => n + ms, 0);
-  return { main, busiestOther, rest: total - main - busiestOther, total };
+  let main = 0;
+  let total = 0;
+  for (const [tid, ns] of after) {
+    const spent = (ns - (before.get(tid) ?? 0)) / 1e6;
+    total += spent;
+    if (tid === pid) main = spent;
+  }
+  return { main, total };
 }
 
 /** The process's resident memory (VmRSS), in MB. */

@@ -7,7 +7,9 @@
  * server declared for ten projects. At each size a fresh `mcp --project p0` server (the compiled
  * entry point, a child process started from outside the checkout, one SDK client over stdio)
  * answers sequential `memory_begin_turn`, `memory_search` and `memory_recall` calls (servers are
- * started with the Node flags the README's client configurations give); beside them
+ * started with the Node flags the README's client configurations give), and in this process two
+ * read lanes on the same home answer the same searches alternately, one splitting each search
+ * across two workers and one not (see agent/split.ts); beside them
  * the same queries run in-process against a plain FTS5 table with a scope column holding the same
  * facts (the baseline), and at 1k against the official MCP memory server when it is installed.
  * Wall times are as the client sees them; CPU is the server's, per thread, read from /proc (on a
@@ -31,6 +33,7 @@ import { peerInstalled, startPeer } from './agent/peer';
 import { rssMb, waitIdle } from './agent/threads';
 import { describeSeries, mean, ms, p50p99, pct, series, verdict, type CallSeries } from './agent/measure';
 import { footprint } from './agent/footprint';
+import { splitAgainstWhole } from './agent/split';
 import { SERVER_NODE_FLAGS } from '../helpers/server-flags';
 
 const SIZES = [1_000, 10_000, 100_000].filter((n) => n <= Number(process.env.AGENT_BENCH_MAX ?? 100_000));
@@ -135,6 +138,11 @@ async function measureSize(home: string, loaded: Loaded, data: FactSource): Prom
   // The floor under both: the stdio hop, the SDK and JSON with no command behind them.
   const ping = await series(agent.pid, CALLS, () => agent.client.ping());
   console.log(`  MCP ping (the transport alone)      wall p50/p99 ${p50p99(ping.wall)} ms`);
+
+  const lanes = await splitAgainstWhole(home, sessionId, queries);
+  console.log(
+    `  read lane in this process, search split / whole (interleaved) p50 ${ms(pct(lanes.split, 50))} / ${ms(pct(lanes.whole, 50))} ms, p99 ${ms(pct(lanes.split, 99))} / ${ms(pct(lanes.whole, 99))} ms (${lanes.splits} of ${lanes.split.length + 40} split)`,
+  );
 
   const baseline = buildBaseline(path.join(home, 'memory.db'), home, [
     { scope: 'session', key: sessionId },

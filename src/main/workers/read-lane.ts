@@ -72,7 +72,11 @@ export interface ReadLaneOptions extends ReadLaneWorkerData {
 
 const EXTRA_IDLE_MS = 30_000;
 
-export const defaultReadLaneSize = (): number => Math.max(1, Math.min(4, os.availableParallelism() - 1));
+/** One fewer than the cores (at most 4) so the main thread keeps a core; two on two cores, for split searches. */
+export const defaultReadLaneSize = (): number => {
+  const cores = os.availableParallelism();
+  return Math.max(cores >= 2 ? 2 : 1, Math.min(4, cores - 1));
+};
 
 /**
  * How a split search divides its sources: dialogue alone costs about as much as facts and wiki
@@ -344,9 +348,8 @@ class ReadLanePool {
 }
 
 export function createReadLane(options: ReadLaneOptions): ReadLane {
-  const twoCores = os.availableParallelism() >= 2;
-  const size = Math.max(1, options.size ?? Math.max(defaultReadLaneSize(), twoCores ? 2 : 1));
-  const splitSearch = (options.splitSearch ?? twoCores) && size >= 2;
+  const size = Math.max(1, options.size ?? defaultReadLaneSize());
+  const splitSearch = (options.splitSearch ?? os.availableParallelism() >= 2) && size >= 2;
   const pool = new ReadLanePool(
     size,
     { dbPath: options.dbPath, wikiDir: options.wikiDir, nativeBinding: options.nativeBinding },

@@ -30,7 +30,7 @@ import { tempHome } from '../helpers/home';
 import { FactSource, PROJECTS, SESSIONS_PER_PROJECT, type BenchFact } from './agent/data';
 import { buildBaseline } from './agent/baseline';
 import { peerInstalled, startPeer } from './agent/peer';
-import { rssMb, waitIdle } from './agent/threads';
+import { rssMb, rssParts, waitIdle } from './agent/threads';
 import { describeSeries, mean, ms, p50p99, pct, series, verdict, type CallSeries } from './agent/measure';
 import { footprint } from './agent/footprint';
 import { splitAgainstWhole } from './agent/split';
@@ -179,6 +179,10 @@ async function measureSize(home: string, loaded: Loaded, data: FactSource): Prom
   const idle = rssMb(agent.pid);
   console.log(
     `  agent server RSS after ${IDLE_MS / 1000} s idle     ${idle.toFixed(0)} MB  target < 80 MB: ${verdict(idle < 80)}`,
+  );
+  const parts = rssParts(agent.pid);
+  console.log(
+    `    of which node binary ${parts.node.toFixed(1)}, anonymous (V8 heaps, thread arenas) ${parts.anonymous.toFixed(1)}, allocator heap ${parts.heap.toFixed(1)}, libraries and files ${parts.other.toFixed(1)} MB`,
   );
   // What coming back from idle costs (a turn after the user took a while): the first calls.
   const afterIdle = await series(agent.pid, 3, search);

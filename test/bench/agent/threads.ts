@@ -3,7 +3,7 @@
  * first field is the time the thread has run, in nanoseconds). Node names all its threads
  * "node", so only the main thread can be told apart (its id is the pid).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 
 export type ThreadTimes = Map<number, number>;
 
@@ -44,6 +44,34 @@ export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/**
+ * Where the resident memory sits, in MB, by mapping: the node binary's pages, anonymous memory
+ * (V8 heaps and the native allocator's thread arenas), the allocator's main heap, everything else
+ * (libraries, the database's memory map and shared memory).
+ */
+export function rssParts(pid: number): { node: number; anonymous: number; heap: number; other: number } {
+  const parts = { node: 0, anonymous: 0, heap: 0, other: 0 };
+  let part: keyof typeof parts = 'other';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const name = mapping[1]!;
+      part =
+        name === ''
+          ? 'anonymous'
+          : name === '[heap]'
+            ? 'heap'
+            : name === realpathSync(process.execPath)
+              ? 'node'
+              : 'other';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+)/.exec(line);
+    if (rss) parts[part] += Number(rss[1]) / 1024;
+  }
+  return parts;
 }
 
 /** The whole process's CPU so far (all threads), in ms. */

@@ -141,7 +141,7 @@ describe('read lane warm-up', () => {
     const db = openLaneReader(t.engine.paths.db);
     // Read through its own bounded cache, not a memory map that every commit elsewhere remaps.
     expect(db.pragma('mmap_size', { simple: true })).toBe(0);
-    expect(db.pragma('cache_size', { simple: true })).toBe(-4096);
+    expect(db.pragma('cache_size', { simple: true })).toBe(-2048);
     expect(warmUpSample(db)).toEqual({ sessionId: s.id, texts: ['kafka streams run on three brokers'] });
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
     const steps = primeSteps(db, t.engine.paths.wiki);

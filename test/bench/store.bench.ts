@@ -12,6 +12,7 @@ import { recordFact } from '../../src/main/store/facts';
 import { coerceScope, resolveScopes } from '../../src/main/memory/scope';
 import { forgetSession } from '../../src/main/memory/forget';
 import { FACT_KINDS } from '../../src/shared/domain';
+import { plainUpserts } from './store/baseline';
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 
@@ -22,6 +23,7 @@ async function main() {
   for (let i = 0; i < 100; i++) sessions.push((await t.run('sessions.create', { projectId: `p${i % 10}` })).id);
   const scopeCache = new Map(sessions.map((id) => [id, resolveScopes(db, id)]));
 
+  const factText = (i: number) => `Fact ${i}: the service on port ${3000 + (i % 500)} uses config variant ${i % 97}`;
   const upsert = (n: number, sessionFor: (i: number) => string, offset = 0) => {
     for (let start = 0; start < n; start += BATCH) {
       writeTx(db, () => {
@@ -31,7 +33,7 @@ async function main() {
           recordFact(
             db,
             {
-              text: `Fact ${i + offset}: the service on port ${3000 + (i % 500)} uses config variant ${i % 97}`,
+              text: factText(i + offset),
               kind,
               confidence: 'medium',
               origin: 'extraction',
@@ -46,16 +48,22 @@ async function main() {
     }
   };
 
+  const plainBefore = plainUpserts(t.home, factText, 100_000, BATCH);
   let t0 = performance.now();
   const c0 = process.cpuUsage();
   upsert(100_000, (i) => sessions[i % sessions.length]!);
   const insertMs = performance.now() - t0;
+  const plainAfter = plainUpserts(t.home, factText, 100_000, BATCH);
   const insertCpu = process.cpuUsage(c0);
   console.log(
     `CPU ${((insertCpu.user + insertCpu.system) / 1000).toFixed(0)} ms (user ${(insertCpu.user / 1000).toFixed(0)}, sys ${(insertCpu.system / 1000).toFixed(0)})`,
   );
   console.log(
     `upsert 100k new facts with evidence:  ${insertMs.toFixed(0)} ms  (${((100_000 / insertMs) * 1000).toFixed(0)}/s, target < 5000 ms)`,
+  );
+  const plainMs = (plainBefore + plainAfter) / 2;
+  console.log(
+    `baseline, plain SQLite rows (id, dedup key, FTS5, evidence): ${plainBefore.toFixed(0)} ms before, ${plainAfter.toFixed(0)} ms after; the store ${(insertMs / plainMs).toFixed(2)}x their mean`,
   );
 
   t0 = performance.now();

@@ -53,8 +53,8 @@ async function main() {
   const c0 = process.cpuUsage();
   upsert(100_000, (i) => sessions[i % sessions.length]!);
   const insertMs = performance.now() - t0;
-  const plainAfter = plainUpserts(t.home, factText, 100_000, BATCH);
   const insertCpu = process.cpuUsage(c0);
+  const plainAfter = plainUpserts(t.home, factText, 100_000, BATCH);
   console.log(
     `CPU ${((insertCpu.user + insertCpu.system) / 1000).toFixed(0)} ms (user ${(insertCpu.user / 1000).toFixed(0)}, sys ${(insertCpu.system / 1000).toFixed(0)})`,
   );

@@ -53,19 +53,13 @@ export function rssMb(pid: number): number {
  */
 export function rssParts(pid: number): { node: number; anonymous: number; heap: number; other: number } {
   const parts = { node: 0, anonymous: 0, heap: 0, other: 0 };
+  const node = realpathSync(process.execPath);
   let part: keyof typeof parts = 'other';
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (mapping) {
       const name = mapping[1]!;
-      part =
-        name === ''
-          ? 'anonymous'
-          : name === '[heap]'
-            ? 'heap'
-            : name === realpathSync(process.execPath)
-              ? 'node'
-              : 'other';
+      part = name === '' ? 'anonymous' : name === '[heap]' ? 'heap' : name === node ? 'node' : 'other';
       continue;
     }
     const rss = /^Rss:\s+(\d+)/.exec(line);

@@ -19,8 +19,8 @@ const BIN = path.join(__dirname, '..', 'bin', 'evoflux-memory.js');
 const { SERVER_NODE_FLAGS } = require('../bin/server-flags');
 const ENV = { ...process.env, EVOFLUX_HOME: '', EVOFLUX_COMPILE_CACHE: 'refresh' };
 const TIMEOUT_MS = 60_000;
-/** Longer than the read-lane worker's wait for a lull before it primes its searches, plus that priming. */
-const PRIME_LULL_MS = 600;
+/** Longer than the read-lane worker's wait for a lull before it primes, plus its priming. */
+const PRIME_LULL_MS = 300;
 
 function cli(args, home) {
   const r = spawnSync(process.execPath, [BIN, ...args, '--home', home], {

@@ -11,8 +11,12 @@ export class RequestGate {
   private waiters: (() => void)[] = [];
   private enterWaiters: (() => void)[] = [];
 
-  /** When the last request in flight left (Date.now()): the start of the current quiet spell. */
-  private quietSince = Date.now();
+  /**
+   * @param quietSince when the current quiet spell began (Date.now()): by default now, so work
+   *   waiting for a lull waits from the moment the gate exists; -Infinity for a gate that has been
+   *   quiet forever (a worker that has served nothing yet).
+   */
+  constructor(private quietSince = Date.now()) {}
 
   enter(): void {
     this.active++;

@@ -22,16 +22,14 @@ if (data) setDefaultNativeBinding(data.nativeBinding);
 let db: Db | null = null;
 
 /**
- * The search half of the priming waits until no request has come for this long (and as long since
- * the worker started). A step cannot be interrupted, and a cold search step takes 5-30 ms at 100k
- * facts: run while an agent's first calls came (a few milliseconds apart), such steps made them
- * wait (a first memory_begin_turn's recall waited 11 ms behind one). Agents search later in a
- * session, after the pauses in which a model thinks; a client that calls without pause warms the
- * code with its own calls.
+ * Priming runs only after this long without a request. A step cannot be interrupted and a cold
+ * one takes 5-30 ms at 100k facts: run between an agent's first calls (a few milliseconds apart),
+ * steps made those calls wait for them (a first memory_begin_turn's recall waited 11 ms). Once
+ * requests come, they warm the code themselves; the rest of the priming waits for a lull.
  */
-const SEARCH_PRIME_QUIET_MS = 250;
-/** This worker's requests, `warm` among them: the searches' lull counts from the lane's start. */
-const requests = new RequestGate();
+const PRIME_QUIET_MS = 50;
+/** This worker's requests; quiet since forever until the first one, so priming starts at once. */
+const requests = new RequestGate(-Infinity);
 
 function lane(): ReadLaneWorkerData {
   if (!data) throw new Error('read-lane worker: a task came before its data home');
@@ -52,23 +50,20 @@ parentPort!.on('message', (req: ReadLaneRequest | ReadLaneInit) => {
     return;
   }
   let res: ReadLaneResponse;
-  requests.enter();
+  const real = req.task !== 'warm';
+  if (real) requests.enter();
   try {
     res = { id: req.id, ok: true, result: handle(req) };
   } catch (e) {
     const err = e as Error & { code?: string; field?: string };
     res = { id: req.id, ok: false, error: { name: err.name, message: err.message, code: err.code, field: err.field } };
   } finally {
-    requests.leave();
+    if (real) requests.leave();
   }
   parentPort!.postMessage(res);
   if (req.task === 'warm' && res.ok) {
-    // The recalls at once, one per turn of the event loop: a request that comes meanwhile waits
-    // for one step at most. Then the searches, in a lull.
-    const { recalls, searches } = primeSteps(reader(), lane().wikiDir);
-    void runStepByStep(recalls)
-      .then(() => runStepByStep(searches, () => requests.busyUntilQuiet(SEARCH_PRIME_QUIET_MS)))
-      .then(saveCompileCache);
+    const busy = () => requests.busyUntilQuiet(PRIME_QUIET_MS);
+    void runStepByStep(primeSteps(reader(), lane().wikiDir), busy).then(saveCompileCache);
   }
 });
 

@@ -11,12 +11,8 @@ export class RequestGate {
   private waiters: (() => void)[] = [];
   private enterWaiters: (() => void)[] = [];
 
-  /**
-   * @param quietSince when the current quiet spell began (Date.now()): by default now, so work
-   *   waiting for a lull waits from the moment the gate exists; -Infinity for a gate that has been
-   *   quiet forever (a worker that has served nothing yet).
-   */
-  constructor(private quietSince = Date.now()) {}
+  /** When the last request in flight left (Date.now()): the start of the current quiet spell. */
+  private quietSince = Date.now();
 
   enter(): void {
     this.active++;
@@ -45,16 +41,6 @@ export class RequestGate {
    */
   busy(maxWaitMs: number): Promise<void> | null {
     return this.active > 0 ? this.idle(maxWaitMs) : null;
-  }
-
-  /**
-   * For step-by-step background work that must not meet a stream of requests at all: null once
-   * no request has been in flight for `quietMs`, else a promise that settles when that is so. A
-   * step cannot be interrupted, so a request that comes during one waits for it; waiting for a
-   * lull keeps steps away from requests that follow each other closely (an agent's first calls).
-   */
-  busyUntilQuiet(quietMs: number): Promise<void> | null {
-    return this.active > 0 || Date.now() - this.quietSince < quietMs ? this.quietFor(quietMs) : null;
   }
 
   /**

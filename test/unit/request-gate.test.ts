@@ -36,33 +36,6 @@ describe('RequestGate', () => {
     expect(quiet).toBe(true);
   });
 
-  it('busyUntilQuiet() holds background steps back until requests pause for a spell', async () => {
-    vi.useFakeTimers();
-    // A gate quiet since forever (a worker that has served nothing yet): steps may run at once.
-    const fresh = new RequestGate(-Infinity);
-    expect(fresh.busyUntilQuiet(50)).toBeNull();
-    // Each request moves the spell's start; a step may run only 50 ms after the last one left.
-    fresh.enter();
-    expect(fresh.busyUntilQuiet(50)).not.toBeNull(); // in flight
-    fresh.leave();
-    let free = false;
-    void fresh.busyUntilQuiet(50)!.then(() => (free = true));
-    await vi.advanceTimersByTimeAsync(30);
-    fresh.enter(); // the next call of a burst
-    fresh.leave();
-    await vi.advanceTimersByTimeAsync(40); // 70 ms after the first request, 40 after the second
-    expect(free).toBe(false);
-    expect(fresh.busyUntilQuiet(50)).not.toBeNull();
-    await vi.advanceTimersByTimeAsync(10);
-    expect(free).toBe(true);
-    expect(fresh.busyUntilQuiet(50)).toBeNull();
-    // A gate made now counts its quiet spell from now.
-    const made = new RequestGate();
-    expect(made.busyUntilQuiet(50)).not.toBeNull();
-    await vi.advanceTimersByTimeAsync(50);
-    expect(made.busyUntilQuiet(50)).toBeNull();
-  });
-
   it('nextRequest() resolves when the next request enters, not before', async () => {
     const gate = new RequestGate();
     let entered = false;

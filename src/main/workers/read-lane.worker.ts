@@ -7,7 +7,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { setDefaultNativeBinding, type Db } from '../store/db';
 import { openLaneReader, primeSteps, runReadTask } from './read-lane-tasks';
 import { runStepByStep } from '../event-loop-steps';
-import { RequestGate } from '../request-gate';
 import type {
   ReadLaneInit,
   ReadLaneRequest,
@@ -20,16 +19,6 @@ const boot = workerData as ReadLaneWorkerBoot;
 let data: ReadLaneWorkerData | null = 'prestarted' in boot ? null : boot;
 if (data) setDefaultNativeBinding(data.nativeBinding);
 let db: Db | null = null;
-
-/**
- * Priming runs only after this long without a request. A step cannot be interrupted and a cold
- * one takes 5-30 ms at 100k facts: run between an agent's first calls (a few milliseconds apart),
- * steps made those calls wait for them (a first memory_begin_turn's recall waited 11 ms). Once
- * requests come, they warm the code themselves; the rest of the priming waits for a lull.
- */
-const PRIME_QUIET_MS = 50;
-/** This worker's requests; quiet since forever until the first one, so priming starts at once. */
-const requests = new RequestGate(-Infinity);
 
 function lane(): ReadLaneWorkerData {
   if (!data) throw new Error('read-lane worker: a task came before its data home');
@@ -50,21 +39,15 @@ parentPort!.on('message', (req: ReadLaneRequest | ReadLaneInit) => {
     return;
   }
   let res: ReadLaneResponse;
-  const real = req.task !== 'warm';
-  if (real) requests.enter();
   try {
     res = { id: req.id, ok: true, result: handle(req) };
   } catch (e) {
     const err = e as Error & { code?: string; field?: string };
     res = { id: req.id, ok: false, error: { name: err.name, message: err.message, code: err.code, field: err.field } };
-  } finally {
-    if (real) requests.leave();
   }
   parentPort!.postMessage(res);
-  if (req.task === 'warm' && res.ok) {
-    const busy = () => requests.busyUntilQuiet(PRIME_QUIET_MS);
-    void runStepByStep(primeSteps(reader(), lane().wikiDir), busy).then(saveCompileCache);
-  }
+  // Requests that come while it primes go between the steps.
+  if (req.task === 'warm' && res.ok) void runStepByStep(primeSteps(reader(), lane().wikiDir)).then(saveCompileCache);
 });
 
 parentPort!.on('close', () => db?.close());

@@ -19,6 +19,8 @@ const BIN = path.join(__dirname, '..', 'bin', 'evoflux-memory.js');
 const { SERVER_NODE_FLAGS } = require('../bin/server-flags');
 const ENV = { ...process.env, EVOFLUX_HOME: '', EVOFLUX_COMPILE_CACHE: 'refresh' };
 const TIMEOUT_MS = 60_000;
+/** Longer than the read-lane worker's wait for a lull before it primes its searches, plus that priming. */
+const PRIME_LULL_MS = 600;
 
 function cli(args, home) {
   const r = spawnSync(process.execPath, [BIN, ...args, '--home', home], {
@@ -73,6 +75,9 @@ async function agentTurn(home, run, nodeFlags) {
         await call('memory_search', { sessionId, query: 'release ships' });
         await call('memory_recall', { sessionId, text: 'short answers' });
         await call('memory_complete_turn', { sessionId, assistantText: 'With make release.' });
+        // The read-lane worker primes itself, and then saves its cache, only once no request has
+        // come for a moment (src/main/workers/read-lane.worker.ts): give it that moment.
+        await new Promise((resolve) => setTimeout(resolve, PRIME_LULL_MS));
       })(),
       exited.then(() => Promise.reject(new Error(stderr.trim().split('\n').pop() || 'mcp exited'))),
     ]);

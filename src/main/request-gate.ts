@@ -44,6 +44,16 @@ export class RequestGate {
   }
 
   /**
+   * For step-by-step background work that must not meet a stream of requests at all: null once
+   * no request has been in flight for `quietMs`, else a promise that settles when that is so. A
+   * step cannot be interrupted, so a request that comes during one waits for it; waiting for a
+   * lull keeps steps away from requests that follow each other closely (an agent's first calls).
+   */
+  busyUntilQuiet(quietMs: number): Promise<void> | null {
+    return this.active > 0 || Date.now() - this.quietSince < quietMs ? this.quietFor(quietMs) : null;
+  }
+
+  /**
    * Resolves once no request has been in flight for `quietMs` in a row: for one-off work that would
    * hold the event loop for a while (loading a model) and can wait for a lull as long as it takes.
    */

@@ -127,14 +127,14 @@ describe('read lane', () => {
 });
 
 describe('read lane warm-up', () => {
-  it('answers the schema version even when empty, then primes in steps: a recall and a search (one source a step) per sample fact', async () => {
+  it('answers the schema version even when empty, then primes in steps: a recall per sample fact, then a search (one source a step)', async () => {
     const { openLaneReader, primeSteps, runReadTask } = await import('../../src/main/workers/read-lane-tasks');
     const { warmUpSample } = await import('../../src/main/store/warm-up');
     t = openTestEngine();
     const empty = openLaneReader(t.engine.paths.db);
     expect(warmUpSample(empty)).toBeNull();
     expect(runReadTask(empty, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
-    expect(primeSteps(empty, t.engine.paths.wiki)).toEqual([]);
+    expect(primeSteps(empty, t.engine.paths.wiki)).toEqual({ recalls: [], searches: [] });
     empty.close();
     const s = await t.run('sessions.create', { projectId: 'alpha' });
     await t.run('facts.add', { sessionId: s.id, text: 'kafka streams run on three brokers', scope: 'project' });
@@ -146,7 +146,8 @@ describe('read lane warm-up', () => {
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
     const steps = primeSteps(db, t.engine.paths.wiki);
     const { SEARCH_SOURCES } = await import('../../src/main/memory/search');
-    expect(steps).toHaveLength(1 + SEARCH_SOURCES.length);
+    expect(steps.recalls).toHaveLength(1);
+    expect(steps.searches).toHaveLength(SEARCH_SOURCES.length);
     // Each step runs its recall or search: the statements they need get prepared.
     const prepared = new Set<string>();
     const prepare = db.prepare.bind(db);
@@ -154,10 +155,10 @@ describe('read lane warm-up', () => {
       prepared.add(sql);
       return prepare(sql);
     }) as typeof db.prepare;
-    steps[0]!();
+    steps.recalls[0]!();
     expect([...prepared].some((sql) => /memory_facts_fts/.test(sql))).toBe(true);
     const afterRecall = prepared.size;
-    for (const searchStep of steps.slice(1)) searchStep();
+    for (const searchStep of steps.searches) searchStep();
     expect(prepared.size).toBeGreaterThan(afterRecall);
     db.close();
   });

@@ -36,6 +36,30 @@ describe('RequestGate', () => {
     expect(quiet).toBe(true);
   });
 
+  it('busyUntilQuiet() holds background steps back until requests pause for a spell', async () => {
+    vi.useFakeTimers();
+    const gate = new RequestGate();
+    // Quiet since it was made, but not for long enough yet.
+    expect(gate.busyUntilQuiet(50)).not.toBeNull();
+    await vi.advanceTimersByTimeAsync(50);
+    expect(gate.busyUntilQuiet(50)).toBeNull();
+    // Each request moves the spell's start; a step may run only 50 ms after the last one left.
+    gate.enter();
+    expect(gate.busyUntilQuiet(50)).not.toBeNull(); // in flight
+    gate.leave();
+    let free = false;
+    void gate.busyUntilQuiet(50)!.then(() => (free = true));
+    await vi.advanceTimersByTimeAsync(30);
+    gate.enter(); // the next call of a burst
+    gate.leave();
+    await vi.advanceTimersByTimeAsync(40); // 70 ms after the first request, 40 after the second
+    expect(free).toBe(false);
+    expect(gate.busyUntilQuiet(50)).not.toBeNull();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(free).toBe(true);
+    expect(gate.busyUntilQuiet(50)).toBeNull();
+  });
+
   it('nextRequest() resolves when the next request enters, not before', async () => {
     const gate = new RequestGate();
     let entered = false;

@@ -27,15 +27,21 @@ function runTask(db: Db, wikiDir: string, req: ReadLaneRequest): unknown {
   }
 }
 
+/** The read lane's priming: the steps an agent's first call needs, then the ones for later calls. */
+export interface PrimeSteps {
+  /** A recall per sample fact: an agent's first call is memory_begin_turn, which recalls. */
+  recalls: (() => void)[];
+  /** A search per sample fact, one source a step: searches come later in a session. */
+  searches: (() => void)[];
+}
+
 /**
  * A recall and a search for each of a few sample facts, results discarded, one step each: the
  * first requests a process serves would otherwise pay for compiling and then optimizing the
- * ranking code, preparing statements and reading the index's pages (30-60 ms at 100k facts). The
- * worker runs one step per turn of its event loop once it has answered `warm`, so a request that
- * comes meanwhile waits for one step at most, not for all of them. A failure here is left for
- * real use to report.
+ * ranking code, preparing statements and reading the index's pages (30-60 ms at 100k facts). A
+ * failure here is left for real use to report.
  */
-export function primeSteps(db: Db, wikiDir: string): (() => void)[] {
+export function primeSteps(db: Db, wikiDir: string): PrimeSteps {
   const quietly = (fn: () => void) => () => {
     try {
       readTx(db, fn);
@@ -47,21 +53,20 @@ export function primeSteps(db: Db, wikiDir: string): (() => void)[] {
   try {
     sample = readTx(db, () => warmUpSample(db));
   } catch {
-    return [];
+    return { recalls: [], searches: [] };
   }
-  if (!sample) return [];
+  if (!sample) return { recalls: [], searches: [] };
   const { sessionId, texts } = sample;
-  // Recalls first: an agent's first call is memory_begin_turn, which recalls. A search is primed
-  // one source a step: a cold search at 100k facts takes 15-30 ms, and a request that comes while
-  // a step runs waits for it.
-  return [
-    ...texts.map((text) => quietly(() => void recall(db, sessionId, text))),
-    ...texts.flatMap((text) =>
+  // A search is primed one source a step: a cold search at 100k facts takes 15-30 ms, and a
+  // request that comes while a step runs waits for it.
+  return {
+    recalls: texts.map((text) => quietly(() => void recall(db, sessionId, text))),
+    searches: texts.flatMap((text) =>
       SEARCH_SOURCES.map((source) =>
         quietly(() => void memorySearch(db, wikiDir, { sessionId, query: text, limit: 8, sources: [source] })),
       ),
     ),
-  ];
+  };
 }
 
 /**

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setDefaultNativeBinding, type Db } from '../store/db';
 import { openLaneReader, primeSteps, runReadTask } from './read-lane-tasks';
-import { runStepByStep } from '../event-loop-steps';
+import { primeInOrder } from './prime-order';
+import { RequestGate } from '../request-gate';
 import type {
   ReadLaneInit,
   ReadLaneRequest,
@@ -19,6 +20,9 @@ const boot = workerData as ReadLaneWorkerBoot;
 let data: ReadLaneWorkerData | null = 'prestarted' in boot ? null : boot;
 if (data) setDefaultNativeBinding(data.nativeBinding);
 let db: Db | null = null;
+
+/** This worker's requests, `warm` among them: the lull its searches are primed in counts from its start. */
+const requests = new RequestGate();
 
 function lane(): ReadLaneWorkerData {
   if (!data) throw new Error('read-lane worker: a task came before its data home');
@@ -39,15 +43,19 @@ parentPort!.on('message', (req: ReadLaneRequest | ReadLaneInit) => {
     return;
   }
   let res: ReadLaneResponse;
+  requests.enter();
   try {
     res = { id: req.id, ok: true, result: handle(req) };
   } catch (e) {
     const err = e as Error & { code?: string; field?: string };
     res = { id: req.id, ok: false, error: { name: err.name, message: err.message, code: err.code, field: err.field } };
+  } finally {
+    requests.leave();
   }
   parentPort!.postMessage(res);
-  // Requests that come while it primes go between the steps.
-  if (req.task === 'warm' && res.ok) void runStepByStep(primeSteps(reader(), lane().wikiDir)).then(saveCompileCache);
+  if (req.task === 'warm' && res.ok) {
+    void primeInOrder(primeSteps(reader(), lane().wikiDir), requests).then(saveCompileCache);
+  }
 });
 
 parentPort!.on('close', () => db?.close());

@@ -75,8 +75,8 @@ async function agentTurn(home, run, nodeFlags) {
         await call('memory_search', { sessionId, query: 'release ships' });
         await call('memory_recall', { sessionId, text: 'short answers' });
         await call('memory_complete_turn', { sessionId, assistantText: 'With make release.' });
-        // The read-lane worker primes itself, and then saves its cache, only once no request has
-        // come for a moment (src/main/workers/read-lane.worker.ts): give it that moment.
+        // The read-lane worker primes its searches, and then saves its cache, only once no request
+        // has come for a moment (src/main/workers/prime-order.ts): give it that moment.
         await new Promise((resolve) => setTimeout(resolve, PRIME_LULL_MS));
       })(),
       exited.then(() => Promise.reject(new Error(stderr.trim().split('\n').pop() || 'mcp exited'))),

@@ -11,6 +11,7 @@ export type { EngineBase } from './engine-parts';
 import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
+import { createExtractionThread, type ExtractionThread } from './workers/extraction-thread';
 import { RecallIndexMaintenance } from './memory/recall/index-maintenance';
 import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
@@ -41,6 +42,8 @@ export interface Engine extends EngineBase {
   historyImport: ConversationImportService;
   /** Worker threads with read-only connections: recall and memory_search run there. */
   readLane: ReadLane;
+  /** The built-in rule extractor's worker thread, started by the first window it is given. */
+  extractionThread: ExtractionThread;
   /** The Markdown wiki at paths.wiki: validated paths, atomic writes, the cross-process write lock. */
   wiki: WikiService;
   /** Dream consolidation: runs, status, lint; its scheduler runs only where dream.start() is called. */
@@ -106,7 +109,10 @@ export function openEngine(options: EngineOptions): Engine {
   startBlockUpgrade(engine);
   // Before extraction, so its closer runs after extraction's drain has cancelled what is in flight.
   engine.historyImport = new ConversationImportService(engine).start();
-  engine.extraction = new ExtractionService(engine).start();
+  // Registered before extraction, so it closes after extraction's drain.
+  engine.extractionThread = createExtractionThread();
+  engine.onClose(() => engine.extractionThread.close());
+  engine.extraction = new ExtractionService(engine, { rules: engine.extractionThread }).start();
   engine.legacyImport = new LegacyImportService(engine).start({
     auto: settings.extraction.legacyImportOnStartup,
     shortLived: processKind() === 'cli',

@@ -27,11 +27,14 @@ export function compactHeap(collect: Collect | undefined = (globalThis as { gc?:
 /**
  * Gives back what only serving requests needs: the read-lane workers (each a V8 heap and a page
  * cache; the next recall or search starts one again, answered on the calling thread meanwhile),
- * the pages of the writer's memory map and the heap's empty pages. What it did, for the log and
- * tests.
+ * the rule extractor's worker with its English model (the next extraction starts it again), the
+ * pages of the writer's memory map and the heap's empty pages. What it did, for the log and tests.
  */
-export function rest(engine: Pick<Engine, 'db' | 'readLane'>): { workers: number; heapCompacted: boolean } {
-  const workers = engine.readLane.rest();
+export function rest(engine: Pick<Engine, 'db' | 'readLane' | 'extractionThread'>): {
+  workers: number;
+  heapCompacted: boolean;
+} {
+  const workers = engine.readLane.rest() + (engine.extractionThread.rest() ? 1 : 0);
   releaseMemoryMap(engine.db);
   return { workers, heapCompacted: compactHeap() };
 }
@@ -49,7 +52,7 @@ export function restWhenQuiet(engine: Engine, quietMs = REST_AFTER_MS): void {
       if (closed) return;
       const { workers, heapCompacted } = rest(engine);
       engine.log.debug(
-        `quiet for ${quietMs / 1000} s: resting (${workers} read-lane worker(s) stopped${heapCompacted ? ', heap compacted' : ''})`,
+        `quiet for ${quietMs / 1000} s: resting (${workers} worker(s) stopped${heapCompacted ? ', heap compacted' : ''})`,
       );
       await engine.requests.nextRequest();
       if (closed) return;

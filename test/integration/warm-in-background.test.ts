@@ -1,16 +1,17 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { warmInBackground } from '../../src/main/api/long-lived';
 import { analyze } from '../../src/main/memory/extraction/nlp';
+import { rest } from '../../src/main/rest-when-quiet';
 import { openTestEngine, type TestEngine } from '../helpers/home';
 
 let t: TestEngine | null = null;
 afterEach(async () => {
-  vi.useRealTimers();
   await t?.close();
   t = null;
 });
 
-const loaded = () => {
+/** Whether this thread has the English model loaded (analyze throws until it has). */
+const loadedHere = () => {
   try {
     return analyze('We deploy on fridays.').length === 1;
   } catch {
@@ -18,21 +19,27 @@ const loaded = () => {
   }
 };
 
+async function turn(engine: TestEngine, sessionId: string, n: number) {
+  await engine.run('turns.begin', { sessionId, userText: `We decided to use tool number ${n}.` });
+  await engine.run('turns.complete', { sessionId, assistantText: `Done with ${n}.` });
+  await Promise.all(engine.engine.extraction.pending());
+}
+
 describe('warmInBackground', () => {
-  it('loads the extractor model after the first completed response, once the doors have been quiet for a second', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  it("never loads the extractor's English model on the thread that answers agents: extraction runs in its own worker, which rest stops", async () => {
     t = openTestEngine();
     warmInBackground(t.engine);
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(loaded()).toBe(false); // no turn completed: search and recall alone never need it
     const s = await t.run('sessions.create', { projectId: 'alpha' });
-    await t.run('turns.begin', { sessionId: s.id, userText: 'how do we deploy the billing service' });
-    t.engine.requests.enter(); // another request still being served
-    await t.run('turns.complete', { sessionId: s.id, assistantText: 'With docker compose.' });
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(loaded()).toBe(false);
-    t.engine.requests.leave();
-    await vi.advanceTimersByTimeAsync(1_000);
-    await vi.waitFor(() => expect(loaded()).toBe(true), { timeout: 10_000, interval: 20 });
+    for (let n = 1; n <= 3; n++) await turn(t, s.id, n); // the third response sets off extraction
+    const facts = await t.run('facts.list', { scope: 'project', scopeKey: 'alpha', limit: 10 });
+    expect(facts.facts.map((f) => f.text).sort()).toEqual([1, 2, 3].map((n) => `We decided to use tool number ${n}.`));
+    expect(t.engine.extractionThread.running).toBe(true);
+    expect(loadedHere()).toBe(false);
+    // Resting gives the worker, and the model's memory with it, back; the next extraction starts it again.
+    expect(rest(t.engine).workers).toBeGreaterThanOrEqual(1);
+    expect(t.engine.extractionThread.running).toBe(false);
+    for (let n = 4; n <= 13; n++) await turn(t, s.id, n);
+    expect((await t.run('facts.list', { scope: 'project', scopeKey: 'alpha', limit: 20 })).facts).toHaveLength(11);
+    expect(loadedHere()).toBe(false);
   });
 });

@@ -1,30 +1,16 @@
 import type { Engine } from '../engine';
-import { loadEnglish } from '../memory/extraction/nlp';
 import { restWhenQuiet } from '../rest-when-quiet';
-
-/** How long the doors must have been idle before the extractor's English model is loaded. */
-const QUIET_BEFORE_MODEL_MS = 1_000;
 
 /**
  * What a process serving agents prepares in the background: a warm read lane (its first recall
- * should not pay for starting a worker), and the rule extractor's English model, whose load holds
- * the event loop for ~0.2 s and takes ~40 MB: loaded on demand, it would stall whichever turn
- * first triggered extraction. Extraction follows completed responses (the third, then every
- * tenth), so the model is loaded after the first one, in the first second the doors are idle; a
- * process that never completes a turn (search and recall only) never loads it. Once no request
- * has come for a while, the process rests (rest-when-quiet.ts) and warms again on the next one.
+ * should not pay for starting a worker). Once no request has come for a while, the process rests
+ * (rest-when-quiet.ts) and warms again on the next one. The rule extractor's English model is not
+ * loaded here: it lives in the extractor's own worker (workers/extraction-thread.ts), which the
+ * first extraction starts, off the thread that answers agents.
  */
 export function warmInBackground(engine: Engine): void {
   engine.readLane.warm();
   restWhenQuiet(engine);
-  if (!engine.settings.extraction.enabled) return;
-  const stop = engine.events.on('response-completed', () => {
-    stop();
-    void engine.requests
-      .quietFor(QUIET_BEFORE_MODEL_MS)
-      .then(loadEnglish)
-      .catch((e: Error) => engine.log.warn(`extraction: English model not preloaded: ${e.message}`));
-  });
 }
 
 /**

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import os from 'node:os';
-import path from 'node:path';
 import { CommandError, type ErrorCode } from '../../shared/errors';
 import type { RecallResult } from '../memory/recall';
 import { mergeSearchParts, type SearchHit, type SearchRequest, type SearchSource } from '../memory/search';
@@ -14,6 +12,7 @@ import type {
 } from './read-lane-protocol';
 import { inlineReader } from './read-lane-tasks';
 import { compileCacheArgv, launcherCompileCache, takePrestartedWorker } from './launch';
+import { workerFile } from './worker-file';
 
 /**
  * The read lane: a small pool of worker threads, each with its own read-only connection. The
@@ -84,25 +83,8 @@ export const defaultReadLaneSize = (): number => {
  */
 const SEARCH_HALVES: readonly (readonly SearchSource[])[] = [['facts', 'wiki'], ['dialogue']];
 
-/**
- * The worker file sits next to this code. Bundled by electron-vite, this is out/main/*.js (or a
- * chunk one folder below) with read-lane.worker.js built beside it. Under the TypeScript loader
- * (tests and benches only) both are .ts and the worker loads through tsx's require hook, named
- * by an absolute path resolved from this file: a bare `--require tsx/cjs` would be resolved from
- * the working directory and fail anywhere but the checkout.
- */
-export function readLaneWorkerFile(): { file: string; execArgv: string[] } {
-  if (__filename.endsWith('.ts')) {
-    const loader = 'tsx/cjs';
-    return { file: path.join(__dirname, 'read-lane.worker.ts'), execArgv: ['--require', require.resolve(loader)] };
-  }
-  const candidates = [path.join(__dirname, 'read-lane.worker.js'), path.join(__dirname, '..', 'read-lane.worker.js')];
-  const file = candidates.find((f) => existsSync(f));
-  if (!file) {
-    throw new CommandError('unavailable', `read lane: worker file missing next to ${__dirname}; run \`npm run build\``);
-  }
-  return { file, execArgv: [] };
-}
+/** The read-lane worker's code (see worker-file.ts). */
+export const readLaneWorkerFile = () => workerFile('read-lane.worker', 'read lane');
 
 interface Job {
   req: Omit<ReadLaneRequest, 'id'>;

@@ -21,6 +21,11 @@ type EngineCore = Pick<EngineBase, 'db' | 'clock' | 'settings' | 'events' | 'onC
 export interface ExtractionServiceOptions {
   /** Replaces the extractor chosen from settings (benchmarks, embedding apps). */
   extractor?: Extractor;
+  /**
+   * The built-in rules, when settings name no endpoint: the engine's worker thread for them
+   * (workers/extraction-thread.ts); by default they run on the calling thread.
+   */
+  rules?: Extractor;
   env?: NodeJS.ProcessEnv;
   warn?(message: string): void;
 }
@@ -32,9 +37,10 @@ export const newLeaseOwner = (): string => `${os.hostname()}:${process.pid}:${ra
 export function extractorFromSettings(
   settings: EngineBase['settings'],
   env: NodeJS.ProcessEnv = process.env,
+  rules: Extractor = ruleExtractor,
 ): Extractor {
   const config = llmConfigFromSettings(settings, env);
-  if (!config) return ruleExtractor;
+  if (!config) return rules;
   return llmExtractor(createChatClient(config), {
     timeoutMs: settings.llm.timeoutMs,
     maxRetries: settings.llm.maxRetries,
@@ -55,6 +61,7 @@ interface InFlight {
 export class ExtractionService {
   readonly owner = newLeaseOwner();
   private readonly fixedExtractor: Extractor | null;
+  private readonly rules: Extractor;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private built: { signature: string; extractor: Extractor } | null = null;
   private readonly inFlight = new Map<string, InFlight>();
@@ -67,6 +74,7 @@ export class ExtractionService {
     options: ExtractionServiceOptions = {},
   ) {
     this.fixedExtractor = options.extractor ?? null;
+    this.rules = options.rules ?? ruleExtractor;
     this.env = options.env;
     this.warn = options.warn ?? ((m) => engine.log.warn(m));
   }
@@ -81,7 +89,7 @@ export class ExtractionService {
     const { llm, extraction } = this.engine.settings;
     const signature = JSON.stringify([llm, extraction.maxTokens, this.env?.EVOFLUX_LLM_API_KEY ?? null]);
     if (this.built?.signature !== signature) {
-      this.built = { signature, extractor: extractorFromSettings(this.engine.settings, this.env) };
+      this.built = { signature, extractor: extractorFromSettings(this.engine.settings, this.env, this.rules) };
     }
     return this.built.extractor;
   }

@@ -1,0 +1,10 @@
+import type { Candidate, TranscriptEntry } from '../memory/extraction/types';
+
+/** Messages between the main thread and the rule extractor's worker (extraction.worker.ts). */
+export interface ExtractionRequest {
+  id: number;
+  entries: TranscriptEntry[];
+}
+
+export type ExtractionResponse =
+  { id: number; ok: true; candidates: Candidate[] } | { id: number; ok: false; error: string };

@@ -11,7 +11,7 @@ export type { EngineBase } from './engine-parts';
 import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
-import { createExtractionThread, type ExtractionThread } from './workers/extraction-thread';
+import { createExtractionProcess, type ExtractionProcess } from './workers/extraction-process';
 import { RecallIndexMaintenance } from './memory/recall/index-maintenance';
 import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
@@ -42,8 +42,8 @@ export interface Engine extends EngineBase {
   historyImport: ConversationImportService;
   /** Worker threads with read-only connections: recall and memory_search run there. */
   readLane: ReadLane;
-  /** The built-in rule extractor's worker thread, started by the first window it is given. */
-  extractionThread: ExtractionThread;
+  /** The built-in rule extractor's child process, started by the first window it is given. */
+  extractionProcess: ExtractionProcess;
   /** The Markdown wiki at paths.wiki: validated paths, atomic writes, the cross-process write lock. */
   wiki: WikiService;
   /** Dream consolidation: runs, status, lint; its scheduler runs only where dream.start() is called. */
@@ -110,9 +110,9 @@ export function openEngine(options: EngineOptions): Engine {
   // Before extraction, so its closer runs after extraction's drain has cancelled what is in flight.
   engine.historyImport = new ConversationImportService(engine).start();
   // Registered before extraction, so it closes after extraction's drain.
-  engine.extractionThread = createExtractionThread();
-  engine.onClose(() => engine.extractionThread.close());
-  engine.extraction = new ExtractionService(engine, { rules: engine.extractionThread }).start();
+  engine.extractionProcess = createExtractionProcess();
+  engine.onClose(() => engine.extractionProcess.close());
+  engine.extraction = new ExtractionService(engine, { rules: engine.extractionProcess }).start();
   engine.legacyImport = new LegacyImportService(engine).start({
     auto: settings.extraction.legacyImportOnStartup,
     shortLived: processKind() === 'cli',

@@ -15,8 +15,9 @@
  * Wall times are as the client sees them; CPU is the server's, per thread, read from /proc (on a
  * busy machine wall time includes waiting for a core, CPU time does not). Then searches once the
  * index has settled, a burst of 1,000 single `memory_remember` calls and the searches right after
- * it, the WAL's size while loading, the servers' resident memory when idle, and the database at
- * rest with what each part weighs.
+ * it, the WAL's size while loading, the servers' resident memory when idle (at the largest size
+ * also of an agent that completes its turns, so extraction runs), and the database at rest with
+ * what each part weighs.
  * Prints figures; asserts nothing.
  */
 import { statSync } from 'node:fs';
@@ -48,6 +49,8 @@ const SERVER_FLAGS = process.env.AGENT_BENCH_NODE_FLAGS === 'none' ? [] : SERVER
 const SETTLE_MS = 6_000;
 /** How long the bench leaves a server alone before it reads its idle footprint. */
 const IDLE_MS = 20_000;
+/** Turns an agent begins and completes before its idle footprint is read (extraction runs at 3, 13 and 23). */
+const TURNS_COMPLETED = 30;
 
 interface Loaded {
   sessions: { id: string; project: string }[];
@@ -215,6 +218,31 @@ async function burst(agent: McpSession, sessionId: string, search: (i: number) =
   );
 }
 
+/**
+ * An agent that also completes its turns, as real ones do: every completed response counts toward
+ * extraction (the third, then every tenth), which starts the rule extractor's worker and its
+ * English model. Its resident memory twenty seconds after the last call, and its slowest call.
+ */
+async function measureCompletingAgent(home: string): Promise<void> {
+  const agent = await connectMcp(home, ['--project', 'p0'], {}, { nodeFlags: SERVER_FLAGS });
+  try {
+    const sessionId = (await agent.call('memory_create_session', { projectId: 'p0', title: 'completed turns' })).id;
+    const data = new FactSource(13);
+    const turns = await series(agent.pid, TURNS_COMPLETED, async (i) => {
+      await agent.call('memory_begin_turn', { sessionId, userText: `We decided to use ${data.sentence(3, 6)} ${i}.` });
+      await agent.call('memory_complete_turn', { sessionId, assistantText: `Done with ${i}.` });
+    });
+    const lastRequest = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastRequest + IDLE_MS - Date.now())));
+    const idle = rssMb(agent.pid);
+    console.log(
+      `  ${TURNS_COMPLETED} completed turns (begin + complete): wall p50/p99 ${p50p99(turns.wall)} ms; RSS after ${IDLE_MS / 1000} s idle ${idle.toFixed(0)} MB  target < 80 MB: ${verdict(idle < 80)}`,
+    );
+  } finally {
+    await agent.close();
+  }
+}
+
 async function measurePeer(loaded: Loaded, data: FactSource, dir: string, ours: SizeFigures): Promise<void> {
   if (!peerInstalled()) {
     console.log('  official MCP memory server: skipped (@modelcontextprotocol/server-memory is not installed)');
@@ -268,6 +296,7 @@ async function main(): Promise<void> {
       console.log(`  loader server idle RSS              ${rssMb(loader.pid).toFixed(0)} MB`);
       const figures = await measureSize(home.dir, loaded, data);
       if (size === 1_000) await measurePeer(loaded, data, home.dir, figures);
+      if (size === SIZES[SIZES.length - 1]) await measureCompletingAgent(home.dir);
     }
   } finally {
     await loader.close();

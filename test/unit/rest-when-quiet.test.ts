@@ -60,7 +60,7 @@ describe('restWhenQuiet', () => {
       db,
       requests,
       readLane: { rest: () => ++rests },
-      extractionThread: { rest: () => false },
+      extractionProcess: { rest: () => false },
       log: { debug: () => {} },
       onClose: (fn: () => void) => closers.push(fn),
     } as unknown as Engine;

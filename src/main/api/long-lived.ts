@@ -5,8 +5,8 @@ import { restWhenQuiet } from '../rest-when-quiet';
  * What a process serving agents prepares in the background: a warm read lane (its first recall
  * should not pay for starting a worker). Once no request has come for a while, the process rests
  * (rest-when-quiet.ts) and warms again on the next one. The rule extractor's English model is not
- * loaded here: it lives in the extractor's own worker (workers/extraction-thread.ts), which the
- * first extraction starts, off the thread that answers agents.
+ * loaded here: it lives in the extractor's own child process (workers/extraction-process.ts),
+ * which the first extraction starts, away from the thread that answers agents.
  */
 export function warmInBackground(engine: Engine): void {
   engine.readLane.warm();

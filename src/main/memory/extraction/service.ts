@@ -22,8 +22,8 @@ export interface ExtractionServiceOptions {
   /** Replaces the extractor chosen from settings (benchmarks, embedding apps). */
   extractor?: Extractor;
   /**
-   * The built-in rules, when settings name no endpoint: the engine's worker thread for them
-   * (workers/extraction-thread.ts); by default they run on the calling thread.
+   * The built-in rules, when settings name no endpoint: the engine's child process for them
+   * (workers/extraction-process.ts); by default they run on the calling thread.
    */
   rules?: Extractor;
   env?: NodeJS.ProcessEnv;

@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExtractionThread, type ExtractionThread } from '../../src/main/workers/extraction-thread';
+import { createExtractionProcess, type ExtractionProcess } from '../../src/main/workers/extraction-process';
 import { extractSync, loadEnglish } from '../../src/main/memory/extraction/rule-extractor';
 import type { TranscriptWindow } from '../../src/main/memory/extraction/types';
 
-let thread: ExtractionThread | null = null;
+let thread: ExtractionProcess | null = null;
 afterEach(async () => {
   await thread?.close();
   thread = null;
@@ -26,9 +29,9 @@ const sample = window([
   ['user', 'I prefer short answers, and never push to main on fridays.'],
 ]);
 
-describe('the rule extractor in a worker thread', () => {
-  it('proposes what the rules propose in-process, starting its worker on the first window', async () => {
-    thread = createExtractionThread();
+describe('the rule extractor in a child process', () => {
+  it('proposes what the rules propose in-process, starting its process on the first window', async () => {
+    thread = createExtractionProcess();
     expect(thread.running).toBe(false);
     const candidates = await thread.extract(sample, new AbortController().signal);
     expect(thread.running).toBe(true);
@@ -38,7 +41,7 @@ describe('the rule extractor in a worker thread', () => {
   });
 
   it('rests only when idle, and starts again on the next window', async () => {
-    thread = createExtractionThread();
+    thread = createExtractionProcess();
     const first = thread.extract(sample, new AbortController().signal);
     expect(thread.rest()).toBe(false); // a window in flight
     await first;
@@ -48,7 +51,7 @@ describe('the rule extractor in a worker thread', () => {
   });
 
   it('a cancelled window rejects at once; a closed thread rejects what was in flight and what comes after', async () => {
-    thread = createExtractionThread();
+    thread = createExtractionProcess();
     const cancel = new AbortController();
     const cancelled = thread.extract(sample, cancel.signal);
     cancel.abort(new Error('shutting down'));
@@ -57,5 +60,27 @@ describe('the rule extractor in a worker thread', () => {
     await thread.close();
     await inFlight;
     await expect(thread.extract(sample, new AbortController().signal)).rejects.toThrow('closed');
+  });
+
+  it('exits by itself when the process that started it is killed', async () => {
+    // A parent that starts the extractor, extracts once, prints the child's pid and then idles.
+    const module = path.resolve(__dirname, '../../src/main/workers/extraction-process.ts');
+    const script = `
+      const { createExtractionProcess } = require(${JSON.stringify(module)});
+      const p = createExtractionProcess();
+      p.extract(${JSON.stringify(sample)}, new AbortController().signal)
+        .then(() => { process.stdout.write(String(p.child.pid) + '\\n'); setInterval(() => {}, 1000); });`;
+    const parent = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const pid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+      parent.once('exit', (code) => reject(new Error(`parent exited (${code}) before extracting`)));
+    });
+    const alive = () => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    expect(alive()).toBe(true);
+    parent.kill('SIGKILL');
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(alive()).toBe(false);
   });
 });

@@ -46,7 +46,8 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           // The CLI (and through it `serve` and `mcp`) runs as plain Node from this file; bin/ requires it.
           cli: resolve(__dirname, 'src/main/cli.ts'),
-          // Worker threads are loaded from their own file next to index.js (see workers/worker-file.ts).
+          // Workers (threads, and the extractor's child process) load from their own file next to
+          // index.js (see workers/worker-file.ts).
           'read-lane.worker': resolve(__dirname, 'src/main/workers/read-lane.worker.ts'),
           'extraction.worker': resolve(__dirname, 'src/main/workers/extraction.worker.ts'),
         },

@@ -39,7 +39,7 @@ class ChildExtractor implements ExtractionProcess {
     const child = (this.child ??= this.start());
     const id = this.nextId++;
     return new Promise<Candidate[]>((resolve, reject) => {
-      // Cancelled (a shutdown): the caller stops waiting; the worker's late answer is dropped.
+      // Cancelled (a shutdown): the caller stops waiting; the child's late answer is dropped.
       const onAbort = () => {
         this.pending.delete(id);
         reject(signal.reason as Error);

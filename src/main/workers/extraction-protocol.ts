@@ -1,6 +1,6 @@
 import type { Candidate, TranscriptEntry } from '../memory/extraction/types';
 
-/** Messages between the main thread and the rule extractor's worker (extraction.worker.ts). */
+/** Messages between the engine and the rule extractor's child process (extraction.worker.ts). */
 export interface ExtractionRequest {
   id: number;
   entries: TranscriptEntry[];

@@ -220,8 +220,9 @@ async function burst(agent: McpSession, sessionId: string, search: (i: number) =
 
 /**
  * An agent that also completes its turns, as real ones do: every completed response counts toward
- * extraction (the third, then every tenth), which starts the rule extractor's worker and its
- * English model. Its resident memory twenty seconds after the last call, and its slowest call.
+ * extraction (the third, then every tenth), which starts the rule extractor's child process and
+ * its English model. The turns' wall times, and the server's resident memory twenty seconds after
+ * the last call.
  */
 async function measureCompletingAgent(home: string): Promise<void> {
   const agent = await connectMcp(home, ['--project', 'p0'], {}, { nodeFlags: SERVER_FLAGS });
@@ -232,8 +233,7 @@ async function measureCompletingAgent(home: string): Promise<void> {
       await agent.call('memory_begin_turn', { sessionId, userText: `We decided to use ${data.sentence(3, 6)} ${i}.` });
       await agent.call('memory_complete_turn', { sessionId, assistantText: `Done with ${i}.` });
     });
-    const lastRequest = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastRequest + IDLE_MS - Date.now())));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const idle = rssMb(agent.pid);
     console.log(
       `  ${TURNS_COMPLETED} completed turns (begin + complete): wall p50/p99 ${p50p99(turns.wall)} ms; RSS after ${IDLE_MS / 1000} s idle ${idle.toFixed(0)} MB  target < 80 MB: ${verdict(idle < 80)}`,

@@ -6,10 +6,10 @@ import { createExtractionProcess, type ExtractionProcess } from '../../src/main/
 import { extractSync, loadEnglish } from '../../src/main/memory/extraction/rule-extractor';
 import type { TranscriptWindow } from '../../src/main/memory/extraction/types';
 
-let thread: ExtractionProcess | null = null;
+let extractor: ExtractionProcess | null = null;
 afterEach(async () => {
-  await thread?.close();
-  thread = null;
+  await extractor?.close();
+  extractor = null;
 });
 
 const window = (lines: [role: 'user' | 'assistant', text: string][]): TranscriptWindow => {
@@ -31,35 +31,35 @@ const sample = window([
 
 describe('the rule extractor in a child process', () => {
   it('proposes what the rules propose in-process, starting its process on the first window', async () => {
-    thread = createExtractionProcess();
-    expect(thread.running).toBe(false);
-    const candidates = await thread.extract(sample, new AbortController().signal);
-    expect(thread.running).toBe(true);
+    extractor = createExtractionProcess();
+    expect(extractor.running).toBe(false);
+    const candidates = await extractor.extract(sample, new AbortController().signal);
+    expect(extractor.running).toBe(true);
     await loadEnglish();
     expect(candidates).toEqual(extractSync(sample));
     expect(candidates.length).toBeGreaterThan(0);
   });
 
   it('rests only when idle, and starts again on the next window', async () => {
-    thread = createExtractionProcess();
-    const first = thread.extract(sample, new AbortController().signal);
-    expect(thread.rest()).toBe(false); // a window in flight
+    extractor = createExtractionProcess();
+    const first = extractor.extract(sample, new AbortController().signal);
+    expect(extractor.rest()).toBe(false); // a window in flight
     await first;
-    expect(thread.rest()).toBe(true);
-    expect(thread.running).toBe(false);
-    expect(await thread.extract(sample, new AbortController().signal)).toEqual(await first);
+    expect(extractor.rest()).toBe(true);
+    expect(extractor.running).toBe(false);
+    expect(await extractor.extract(sample, new AbortController().signal)).toEqual(await first);
   });
 
-  it('a cancelled window rejects at once; a closed thread rejects what was in flight and what comes after', async () => {
-    thread = createExtractionProcess();
+  it('a cancelled window rejects at once; a closed extractor rejects what was in flight and what comes after', async () => {
+    extractor = createExtractionProcess();
     const cancel = new AbortController();
-    const cancelled = thread.extract(sample, cancel.signal);
+    const cancelled = extractor.extract(sample, cancel.signal);
     cancel.abort(new Error('shutting down'));
     await expect(cancelled).rejects.toThrow('shutting down');
-    const inFlight = expect(thread.extract(sample, new AbortController().signal)).rejects.toThrow('closed');
-    await thread.close();
+    const inFlight = expect(extractor.extract(sample, new AbortController().signal)).rejects.toThrow('closed');
+    await extractor.close();
     await inFlight;
-    await expect(thread.extract(sample, new AbortController().signal)).rejects.toThrow('closed');
+    await expect(extractor.extract(sample, new AbortController().signal)).rejects.toThrow('closed');
   });
 
   it('exits by itself when the process that started it is killed', async () => {

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { CommandError } from '../../shared/errors';
 
 /**
- * Where a worker thread's code is, and the Node options it needs, for the worker `name` (e.g.
- * `read-lane.worker`; `what` names it in the error when it is missing). Each worker file sits next to this code. Bundled by electron-vite, this is
+ * Where a worker's code is (a worker thread's, or the extractor's child process's), and the Node
+ * options it needs, for the worker `name` (e.g. `read-lane.worker`; `what` names it in the error
+ * when it is missing). Each worker file sits next to this code. Bundled by electron-vite, this is
  * out/main/*.js (or a chunk one folder below) with the worker built beside it. Under the
  * TypeScript loader (tests and benches only) both are .ts and the worker loads through tsx's
  * require hook, named by an absolute path resolved from this file: a bare `--require tsx/cjs`

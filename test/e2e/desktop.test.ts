@@ -476,7 +476,9 @@ describe('desktop window (Chromium against serve)', () => {
     // The real total, not "200+ loaded".
     await poll(() => page.locator('.list-footer').innerText()).toContain('200 of 700 facts');
     // Only the rows on screen (plus overscan) exist in the DOM, however many are loaded.
-    for (let i = 0; i < 8; i++) {
+    // Each scroll to the bottom loads the next page; on a busy machine a page can take longer than
+    // one pause, so keep scrolling (a bounded number of times) until the last one is in.
+    for (let i = 0; i < 40 && !/^700 facts/.test(await page.locator('.list-footer').innerText()); i++) {
       await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
       await page.waitForTimeout(150);
     }

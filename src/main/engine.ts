@@ -12,6 +12,7 @@ import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
 import { createExtractionProcess, type ExtractionProcess } from './workers/extraction-process';
+import { BackgroundCheckpoints } from './workers/background-checkpoints';
 import { RecallIndexMaintenance } from './memory/recall/index-maintenance';
 import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
@@ -44,6 +45,8 @@ export interface Engine extends EngineBase {
   readLane: ReadLane;
   /** The built-in rule extractor's child process, started by the first window it is given. */
   extractionProcess: ExtractionProcess;
+  /** Copies the WAL back into memory.db from a thread of its own as the writer goes on. */
+  walCheckpoints: BackgroundCheckpoints;
   /** The Markdown wiki at paths.wiki: validated paths, atomic writes, the cross-process write lock. */
   wiki: WikiService;
   /** Dream consolidation: runs, status, lint; its scheduler runs only where dream.start() is called. */
@@ -98,6 +101,8 @@ export function openEngine(options: EngineOptions): Engine {
   // Index maintenance closes last of all, after the read lane, so its final WAL truncation
   // after a forget has no reader to wait for.
   new RecallIndexMaintenance(engine).start();
+  // Closes after the services that write (registered before them), before the database.
+  engine.walCheckpoints = new BackgroundCheckpoints(engine, { dbPath: paths.db, nativeBinding }).start();
   engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding });
   engine.onClose(() => engine.readLane.close());
   seedWiki(paths.wiki);

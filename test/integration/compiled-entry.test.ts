@@ -130,15 +130,20 @@ describe('serve from outside the checkout', () => {
         const turn = await post('turns.begin', { sessionId: s.id, userText: QUERY });
         expect(turn.recallStatus.status).toBe('ok');
         expect(turn.context.recall.facts).toHaveLength(1);
+        // Enough writes for a background WAL checkpoint: its thread's file is found in the bundle.
+        for (let i = 0; i < 16; i++) await post('facts.add', { sessionId: s.id, text: `${FACT} (${i})` });
 
         expect((await fetch(`${info.url}/api/health`)).status).toBe(401);
         const health = await fetch(`${info.url}/api/health`, { headers: { Authorization: `Bearer ${token}` } });
         expect(health.status).toBe(200);
-        expect(await health.json()).toMatchObject({
+        const report = await health.json();
+        expect(report.database.walCheckpoints.runs).toBeGreaterThanOrEqual(1);
+        expect(report).toMatchObject({
           ok: true,
           home,
           readLane: { ok: true },
           process: { kind: 'serve' },
+          database: { walCheckpoints: { failures: 0, lastError: null } },
         });
       } finally {
         const exited = new Promise((done) => child.once('exit', done));

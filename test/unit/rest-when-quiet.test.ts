@@ -61,6 +61,7 @@ describe('restWhenQuiet', () => {
       requests,
       readLane: { rest: () => ++rests },
       extractionProcess: { rest: () => false },
+      walCheckpoints: { rest: () => false },
       log: { debug: () => {} },
       onClose: (fn: () => void) => closers.push(fn),
     } as unknown as Engine;

@@ -10,6 +10,12 @@ function lockLine(l: DoctorReport['locks'][number]): string {
   return `${l.name} held by pid ${l.pid ?? '?'} on ${l.host ?? '?'}${l.purpose ? ` (${l.purpose})` : ''}${since}`;
 }
 
+function walCheckpointsLine(c: DoctorReport['database']['walCheckpoints']): string {
+  const last = c.lastMs === null ? '' : `, the last ${c.lastMs.toFixed(1)} ms`;
+  const failed = c.failures ? `, ${c.failures} failed (${c.lastError ?? 'no error since'})` : '';
+  return `${c.runs} in the background by this process${last}${failed}`;
+}
+
 export function doctorText(r: DoctorReport): string {
   const p = r.pending;
   const legacy = p.legacyImport.pending
@@ -20,6 +26,7 @@ export function doctorText(r: DoctorReport): string {
     `home:       ${r.home}`,
     `schema:     ${r.schema.version} (this build: ${r.schema.latest})`,
     `database:   ${mb(r.database.bytes)}, WAL ${mb(r.database.walBytes)}  ${r.database.path}`,
+    `checkpoint: ${walCheckpointsLine(r.database.walCheckpoints)}`,
     `read lane:  ${r.readLane.ok ? `ok, ${r.readLane.roundTripMs} ms round trip` : `FAILED: ${r.readLane.error}`}`,
     `sqlite:     ${r.nativeBinding.sqliteVersion} (${r.nativeBinding.path ?? 'better-sqlite3 from node_modules'})`,
     `locks:      ${r.locks.length ? r.locks.map(lockLine).join('; ') : '(none yet)'}`,

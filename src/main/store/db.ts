@@ -143,13 +143,14 @@ export function truncateWal(db: Db, waitMs = 200): boolean {
   }
 }
 
-const writeTxObservers = new Set<(ms: number) => void>();
+const writeTxObservers = new Set<(ms: number, db: Db) => void>();
 
 /**
  * How long the writer is held: `fn` gets the duration of every write transaction in this process
- * (BEGIN to COMMIT or ROLLBACK, lock wait included) until the returned function is called.
+ * (BEGIN to COMMIT or ROLLBACK, lock wait included) and its connection, until the returned
+ * function is called.
  */
-export function observeWriteTransactions(fn: (ms: number) => void): () => void {
+export function observeWriteTransactions(fn: (ms: number, db: Db) => void): () => void {
   writeTxObservers.add(fn);
   return () => void writeTxObservers.delete(fn);
 }
@@ -165,7 +166,7 @@ export function writeTx<T>(db: Db, fn: () => T): T {
     return db.transaction(fn).immediate();
   } finally {
     const ms = performance.now() - started;
-    for (const observe of writeTxObservers) observe(ms);
+    for (const observe of writeTxObservers) observe(ms, db);
   }
 }
 

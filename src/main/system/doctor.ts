@@ -86,6 +86,19 @@ function writable(dir: string): boolean {
   }
 }
 
+/** The database's files and this process's background checkpoints (the one in flight included). */
+async function databaseReport(engine: Engine): Promise<DoctorReport['database']> {
+  await engine.walCheckpoints.settled();
+  const { runs, failures, lastMs, lastError } = engine.walCheckpoints.stats;
+  const file = engine.paths.db;
+  return {
+    path: file,
+    bytes: sizeOf(file),
+    walBytes: sizeOf(`${file}-wal`),
+    walCheckpoints: { runs, failures, lastMs, lastError },
+  };
+}
+
 /** The health check behind `system.doctor`, `evoflux-memory doctor` and `GET /api/health`. */
 export async function runDoctor(engine: Engine): Promise<DoctorReport> {
   const { paths, db } = engine;
@@ -113,6 +126,11 @@ export async function runDoctor(engine: Engine): Promise<DoctorReport> {
   };
   // Recorded for whoever looks at the log later (the caller shows them now, so not on stderr).
   if (problems.length) engine.log.info(`doctor: broken: ${problems.join('; ')}`);
+  const database = await databaseReport(engine);
+  if (database.walCheckpoints.lastError !== null)
+    warnings.push(
+      `background WAL checkpoints: ${database.walCheckpoints.lastError} (the writer checkpoints itself meanwhile)`,
+    );
   if (pending.extraction.failed > 0)
     warnings.push(`extraction: ${pending.extraction.failed} session(s) failed and wait for a retry`);
   return {
@@ -124,7 +142,7 @@ export async function runDoctor(engine: Engine): Promise<DoctorReport> {
     process: { kind: processKind(), pid: process.pid },
     home: paths.root,
     schema: { version, latest },
-    database: { path: paths.db, bytes: sizeOf(paths.db), walBytes: sizeOf(`${paths.db}-wal`) },
+    database,
     readLane,
     nativeBinding: {
       path: currentNativeBinding() ?? null,

@@ -14,7 +14,18 @@ export const doctorReport = z.object({
   process: z.object({ kind: z.string(), pid: count }),
   home: z.string(),
   schema: z.object({ version: count, latest: count }),
-  database: z.object({ path: z.string(), bytes: count, walBytes: count }),
+  database: z.object({
+    path: z.string(),
+    bytes: count,
+    walBytes: count,
+    /** This process's background WAL checkpoints: how many ran, failed, and the last one's time and error. */
+    walCheckpoints: z.object({
+      runs: count,
+      failures: count,
+      lastMs: z.number().nullable(),
+      lastError: z.string().nullable(),
+    }),
+  }),
   readLane: z.object({ ok: z.boolean(), roundTripMs: z.number().nullable(), error: z.string().nullable() }),
   nativeBinding: z.object({
     /** null: the better-sqlite3 build in node_modules (Node's); else the file in use (Electron's ABI). */

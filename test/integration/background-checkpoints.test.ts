@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWriter, writeTx, type Db } from '../../src/main/store/db';
-import { BackgroundCheckpoints } from '../../src/main/workers/background-checkpoints';
+import { BackgroundCheckpoints, WRITES_PER_CHECKPOINT } from '../../src/main/workers/background-checkpoints';
 import { rest } from '../../src/main/rest-when-quiet';
 import { openTestEngine, tempHome } from '../helpers/home';
 
@@ -43,6 +43,9 @@ const host = (db: Db, warnings: string[] = []) => ({
   onClose: () => {},
 });
 
+/** A checkpoint after every `writes` transactions, whatever they take (no test depends on the machine's speed). */
+const every = (writes: number) => ({ writes, longWriteMs: Infinity });
+
 const walBytes = (file: string) => statSync(`${file}-wal`).size;
 
 describe('background WAL checkpoints', () => {
@@ -54,7 +57,7 @@ describe('background WAL checkpoints', () => {
 
     const { db, file } = writerWithoutAutoCheckpoint();
     const warnings: string[] = [];
-    const checkpoints = new BackgroundCheckpoints(host(db, warnings), { dbPath: file }, 4).start();
+    const checkpoints = new BackgroundCheckpoints(host(db, warnings), { dbPath: file }, every(4)).start();
     await writeRows(db, 200, () => checkpoints.settled());
     await checkpoints.close();
 
@@ -73,7 +76,7 @@ describe('background WAL checkpoints', () => {
   it('count only their own connection’s transactions and start their thread again after a rest', async () => {
     const { db, file } = writerWithoutAutoCheckpoint();
     const other = writerWithoutAutoCheckpoint();
-    const checkpoints = new BackgroundCheckpoints(host(db), { dbPath: file }, 4).start();
+    const checkpoints = new BackgroundCheckpoints(host(db), { dbPath: file }, every(4)).start();
     await writeRows(other.db, 12);
     await checkpoints.settled();
     expect(checkpoints.stats.runs).toBe(0);
@@ -92,11 +95,27 @@ describe('background WAL checkpoints', () => {
     other.db.close();
   });
 
+  it('run one after any write transaction that took long, and one at a time', async () => {
+    const { db, file } = writerWithoutAutoCheckpoint();
+    // Every write counts as long here: each is followed by a checkpoint of its own.
+    const checkpoints = new BackgroundCheckpoints(host(db), { dbPath: file }, { writes: 1000, longWriteMs: 0 }).start();
+    await writeRows(db, 6, () => checkpoints.settled());
+    expect(checkpoints.stats.runs).toBe(6);
+    // Writes while one runs owe one more after it, not one each.
+    const insert = db.prepare('INSERT INTO rows_of_pages (body) VALUES (randomblob(10000))');
+    for (let i = 0; i < 5; i++) writeTx(db, () => insert.run());
+    await checkpoints.settled();
+    expect(checkpoints.stats.runs).toBe(8);
+    expect(checkpoints.stats.last!.copiedFrames).toBe(checkpoints.stats.last!.walFrames);
+    await checkpoints.close();
+    db.close();
+  });
+
   it('report a failing checkpoint once, and the writes go on', async () => {
     const { db, file } = writerWithoutAutoCheckpoint();
     const warnings: string[] = [];
     const missing = `${file}.gone`;
-    const checkpoints = new BackgroundCheckpoints(host(db, warnings), { dbPath: missing }, 2).start();
+    const checkpoints = new BackgroundCheckpoints(host(db, warnings), { dbPath: missing }, every(2)).start();
     await writeRows(db, 10, () => checkpoints.settled());
     await checkpoints.close();
     expect(checkpoints.stats.runs).toBe(5);
@@ -112,7 +131,7 @@ describe('background WAL checkpoints', () => {
     const t = openTestEngine();
     try {
       const session = await t.run('sessions.create', { projectId: 'p' });
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < WRITES_PER_CHECKPOINT; i++) {
         await t.run('facts.add', { sessionId: session.id, text: `fact number ${i} about the build`, scope: 'project' });
       }
       await t.engine.walCheckpoints.settled();

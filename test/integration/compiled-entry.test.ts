@@ -8,6 +8,7 @@ import { BIN, runCli } from '../helpers/cli';
 import { tempHome } from '../helpers/home';
 import { ROOT } from '../helpers/build';
 import { migrations } from '../../src/main/store/migrations';
+import { WRITES_PER_CHECKPOINT } from '../../src/main/workers/background-checkpoints';
 
 const LATEST_SCHEMA = Math.max(...migrations.map((m) => m.version));
 
@@ -131,7 +132,8 @@ describe('serve from outside the checkout', () => {
         expect(turn.recallStatus.status).toBe('ok');
         expect(turn.context.recall.facts).toHaveLength(1);
         // Enough writes for a background WAL checkpoint: its thread's file is found in the bundle.
-        for (let i = 0; i < 16; i++) await post('facts.add', { sessionId: s.id, text: `${FACT} (${i})` });
+        for (let i = 0; i < WRITES_PER_CHECKPOINT; i++)
+          await post('facts.add', { sessionId: s.id, text: `${FACT} (${i})` });
 
         expect((await fetch(`${info.url}/api/health`)).status).toBe(401);
         const health = await fetch(`${info.url}/api/health`, { headers: { Authorization: `Bearer ${token}` } });

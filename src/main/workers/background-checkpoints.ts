@@ -7,14 +7,23 @@ import type { CheckpointReply, CheckpointWorkerData } from './wal-checkpoint-pro
 
 /**
  * Write transactions between two background checkpoints. A turn's write dirties ~18 pages (its
- * messages, their index rows and FTS5's new segment), so a checkpoint copies ~1 MB, a few
- * milliseconds off the main thread, and the WAL starts over long before the writer's own
- * automatic checkpoint (at ~12 MB) would copy it all inside a request: ~100 ms on the main thread
- * once every ~170 turns at 100k facts, measured before this ran.
+ * messages, their index rows and FTS5's new segment), so a checkpoint copies ~2 MB off the main
+ * thread, and the WAL starts over long before the writer's own automatic checkpoint (at ~12 MB)
+ * would copy it all inside a request: ~100 ms on the main thread once every ~170 turns at 100k
+ * facts, measured before this ran. Pages that every transaction rewrites (index roots, FTS5's
+ * structure) are copied once per checkpoint, so fewer, larger checkpoints copy less in all.
  */
-export const WRITES_PER_CHECKPOINT = 16;
+export const WRITES_PER_CHECKPOINT = 32;
+/** A write transaction this long (ms) wrote a lot (a batch): a checkpoint is due after it at once. */
+export const LONG_WRITE_MS = 20;
 
 const MAX_EXITS = 3;
+
+/** When a checkpoint is due: after this many write transactions, or after one that took this long. */
+export interface CheckpointCadence {
+  writes: number;
+  longWriteMs: number;
+}
 
 export interface CheckpointStats {
   /** Checkpoints run since the process started (busy ones included). */
@@ -35,7 +44,8 @@ export interface CheckpointHost {
 
 /**
  * Copies the WAL back into memory.db from a worker thread of its own, every
- * `WRITES_PER_CHECKPOINT` write transactions of the writer, one checkpoint at a time. The writer
+ * `WRITES_PER_CHECKPOINT` write transactions of the writer or after a long one, one checkpoint at
+ * a time. The writer
  * keeps its automatic checkpoint as a backstop (a burst faster than the worker); it then finds
  * most frames already copied. The thread starts at the first checkpoint and stops when the
  * process rests. Without the worker file (a broken install) it says so once and the writer's own
@@ -45,6 +55,8 @@ export class BackgroundCheckpoints {
   private worker: Worker | null = null;
   private inFlight: Promise<void> | null = null;
   private writes = 0;
+  /** A write since the last checkpoint began made the next one due. */
+  private owed = false;
   private nextId = 0;
   /** Threads that exited in a row without answering: a thread that cannot start is not started forever. */
   private exits = 0;
@@ -56,12 +68,14 @@ export class BackgroundCheckpoints {
   constructor(
     private readonly host: CheckpointHost,
     private readonly data: CheckpointWorkerData,
-    private readonly every = WRITES_PER_CHECKPOINT,
+    private readonly cadence: CheckpointCadence = { writes: WRITES_PER_CHECKPOINT, longWriteMs: LONG_WRITE_MS },
   ) {}
 
   start(): this {
-    this.stopObserving = observeWriteTransactions((_ms, db) => {
-      if (db === this.host.db && ++this.writes >= this.every) void this.checkpoint();
+    this.stopObserving = observeWriteTransactions((ms, db) => {
+      if (db !== this.host.db) return;
+      if (++this.writes >= this.cadence.writes || ms >= this.cadence.longWriteMs) this.owed = true;
+      if (this.owed && !this.inFlight) void this.checkpoint();
     });
     this.host.onClose(() => this.close());
     return this;
@@ -72,10 +86,11 @@ export class BackgroundCheckpoints {
     if (this.inFlight) return this.inFlight;
     if (this.closed || this.unavailable) return Promise.resolve();
     this.writes = 0;
+    this.owed = false;
     this.inFlight = this.run().finally(() => {
       this.inFlight = null;
       // Writes that came while it ran may already owe the next one.
-      if (this.writes >= this.every) void this.checkpoint();
+      if (this.owed) void this.checkpoint();
     });
     return this.inFlight;
   }

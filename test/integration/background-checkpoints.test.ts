@@ -111,6 +111,23 @@ describe('background WAL checkpoints', () => {
     db.close();
   });
 
+  it('catch up with a long log a few times in a row, until a write can start it over', async () => {
+    const { db, file } = writerWithoutAutoCheckpoint();
+    const checkpoints = new BackgroundCheckpoints(host(db), { dbPath: file }, every(1)).start();
+    // One write of ~1,300 pages: its checkpoint finds a long log and the next ones chase it, four
+    // at most, as no write comes to start the log over.
+    writeTx(db, () => db.prepare('INSERT INTO rows_of_pages (body) VALUES (randomblob(5000000))').run());
+    await checkpoints.settled();
+    expect(checkpoints.stats.runs).toBe(5);
+    expect(checkpoints.stats.last!.walFrames).toBeGreaterThan(1024);
+    // The log is copied: the next write starts it over, and its checkpoint finds a short one.
+    await writeRows(db, 1, () => checkpoints.settled());
+    expect(checkpoints.stats.runs).toBe(6);
+    expect(checkpoints.stats.last!.walFrames).toBeLessThan(10);
+    await checkpoints.close();
+    db.close();
+  });
+
   it('report a failing checkpoint once, and the writes go on', async () => {
     const { db, file } = writerWithoutAutoCheckpoint();
     const warnings: string[] = [];

@@ -18,6 +18,9 @@ export const WRITES_PER_CHECKPOINT = 32;
 export const LONG_WRITE_MS = 20;
 
 const MAX_EXITS = 3;
+/** A log this long (frames, ~4 MB) that a checkpoint left behind is chased (see chase). */
+const CHASE_FRAMES = 1024;
+const MAX_CHASES = 4;
 
 /** When a checkpoint is due: after this many write transactions, or after one that took this long. */
 export interface CheckpointCadence {
@@ -57,6 +60,8 @@ export class BackgroundCheckpoints {
   private writes = 0;
   /** A write since the last checkpoint began made the next one due. */
   private owed = false;
+  /** Checkpoints run in a row to catch up with a long log (see chase). */
+  private chases = 0;
   private nextId = 0;
   /** Threads that exited in a row without answering: a thread that cannot start is not started forever. */
   private exits = 0;
@@ -149,12 +154,26 @@ export class BackgroundCheckpoints {
     });
   }
 
+  /**
+   * The WAL starts over only when a write begins after a checkpoint copied all of it. Under writes
+   * that come faster than a checkpoint of WRITES_PER_CHECKPOINT of them (turns back to back), each
+   * one ends with new frames behind it (its count of frames is the log as it began) and the log
+   * grows on to the writer's own checkpoint. So while the log is long, the next runs at once: it
+   * copies only the frames written meanwhile, finishes sooner, and a write then finds the log
+   * copied. A few times in a row at most (a reader holding an old snapshot keeps the log long).
+   */
+  private chase(result: CheckpointResult): void {
+    this.chases = result.walFrames >= CHASE_FRAMES && this.chases < MAX_CHASES ? this.chases + 1 : 0;
+    if (this.chases > 0) this.owed = true;
+  }
+
   private record(reply: CheckpointReply | { ok: false; error: string; ms: null }): void {
     this.stats.runs++;
     this.stats.lastMs = reply.ms;
     if (reply.ok) {
       this.stats.last = reply.result;
       this.stats.lastError = null;
+      this.chase(reply.result);
       return;
     }
     this.stats.failures++;

@@ -50,7 +50,6 @@ export default defineConfig({
           // index.js (see workers/worker-file.ts).
           'read-lane.worker': resolve(__dirname, 'src/main/workers/read-lane.worker.ts'),
           'extraction.worker': resolve(__dirname, 'src/main/workers/extraction.worker.ts'),
-          'wal-checkpoint.worker': resolve(__dirname, 'src/main/workers/wal-checkpoint.worker.ts'),
         },
         external: ['electron', 'better-sqlite3'],
         output: { format: 'cjs', entryFileNames: '[name].js' },

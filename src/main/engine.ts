@@ -12,7 +12,7 @@ import { ExtractionService } from './memory/extraction/service';
 import { LegacyImportService } from './memory/legacy-import';
 import { createReadLane, type ReadLane } from './workers/read-lane';
 import { createExtractionProcess, type ExtractionProcess } from './workers/extraction-process';
-import { BackgroundCheckpoints } from './workers/background-checkpoints';
+import { WalCheckpoints } from './wal-checkpoints';
 import { RecallIndexMaintenance } from './memory/recall/index-maintenance';
 import { WikiService } from './wiki/service';
 import { seedWiki } from './wiki/seed';
@@ -45,8 +45,8 @@ export interface Engine extends EngineBase {
   readLane: ReadLane;
   /** The built-in rule extractor's child process, started by the first window it is given. */
   extractionProcess: ExtractionProcess;
-  /** Copies the WAL back into memory.db from a thread of its own as the writer goes on. */
-  walCheckpoints: BackgroundCheckpoints;
+  /** Copies the WAL back into memory.db between requests, before the writer's commit must. */
+  walCheckpoints: WalCheckpoints;
   /** The Markdown wiki at paths.wiki: validated paths, atomic writes, the cross-process write lock. */
   wiki: WikiService;
   /** Dream consolidation: runs, status, lint; its scheduler runs only where dream.start() is called. */
@@ -102,7 +102,7 @@ export function openEngine(options: EngineOptions): Engine {
   // after a forget has no reader to wait for.
   new RecallIndexMaintenance(engine).start();
   // Closes after the services that write (registered before them), before the database.
-  engine.walCheckpoints = new BackgroundCheckpoints(engine, { dbPath: paths.db, nativeBinding }).start();
+  engine.walCheckpoints = new WalCheckpoints(engine).start();
   engine.readLane = createReadLane({ dbPath: paths.db, wikiDir: paths.wiki, nativeBinding });
   engine.onClose(() => engine.readLane.close());
   seedWiki(paths.wiki);

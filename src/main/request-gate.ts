@@ -59,7 +59,8 @@ export class RequestGate {
    */
   async quietFor(quietMs: number): Promise<void> {
     for (;;) {
-      while (this.active > 0) await this.idle(quietMs);
+      // At least a millisecond between looks: a wait of 0 would spin while a request is in flight.
+      while (this.active > 0) await this.idle(Math.max(quietMs, 1));
       const left = this.quietSince + quietMs - Date.now();
       if (left <= 0) return;
       await new Promise((resolve) => setTimeout(resolve, left).unref());

@@ -28,15 +28,14 @@ export function compactHeap(collect: Collect | undefined = (globalThis as { gc?:
  * Gives back what only serving requests needs: the read-lane workers (each a V8 heap and a page
  * cache; the next recall or search starts one again, answered on the calling thread meanwhile),
  * the rule extractor's child process with its English model (the next extraction starts it
- * again), the background checkpointer's thread, the pages of the writer's memory map and the heap's empty pages. What it did, for the
+ * again), the pages of the writer's memory map and the heap's empty pages. What it did, for the
  * log and tests.
  */
-export function rest(engine: Pick<Engine, 'db' | 'readLane' | 'extractionProcess' | 'walCheckpoints'>): {
+export function rest(engine: Pick<Engine, 'db' | 'readLane' | 'extractionProcess'>): {
   workers: number;
   heapCompacted: boolean;
 } {
-  const workers =
-    engine.readLane.rest() + (engine.extractionProcess.rest() ? 1 : 0) + (engine.walCheckpoints.rest() ? 1 : 0);
+  const workers = engine.readLane.rest() + (engine.extractionProcess.rest() ? 1 : 0);
   releaseMemoryMap(engine.db);
   return { workers, heapCompacted: compactHeap() };
 }

@@ -8,7 +8,6 @@ import { BIN, runCli } from '../helpers/cli';
 import { tempHome } from '../helpers/home';
 import { ROOT } from '../helpers/build';
 import { migrations } from '../../src/main/store/migrations';
-import { WRITES_PER_CHECKPOINT } from '../../src/main/workers/background-checkpoints';
 
 const LATEST_SCHEMA = Math.max(...migrations.map((m) => m.version));
 
@@ -131,16 +130,11 @@ describe('serve from outside the checkout', () => {
         const turn = await post('turns.begin', { sessionId: s.id, userText: QUERY });
         expect(turn.recallStatus.status).toBe('ok');
         expect(turn.context.recall.facts).toHaveLength(1);
-        // Enough writes for a background WAL checkpoint: its thread's file is found in the bundle.
-        for (let i = 0; i < WRITES_PER_CHECKPOINT; i++)
-          await post('facts.add', { sessionId: s.id, text: `${FACT} (${i})` });
 
         expect((await fetch(`${info.url}/api/health`)).status).toBe(401);
         const health = await fetch(`${info.url}/api/health`, { headers: { Authorization: `Bearer ${token}` } });
         expect(health.status).toBe(200);
-        const report = await health.json();
-        expect(report.database.walCheckpoints.runs).toBeGreaterThanOrEqual(1);
-        expect(report).toMatchObject({
+        expect(await health.json()).toMatchObject({
           ok: true,
           home,
           readLane: { ok: true },

@@ -61,7 +61,6 @@ describe('restWhenQuiet', () => {
       requests,
       readLane: { rest: () => ++rests },
       extractionProcess: { rest: () => false },
-      walCheckpoints: { rest: () => false },
       log: { debug: () => {} },
       onClose: (fn: () => void) => closers.push(fn),
     } as unknown as Engine;

@@ -13,7 +13,7 @@ function lockLine(l: DoctorReport['locks'][number]): string {
 function walCheckpointsLine(c: DoctorReport['database']['walCheckpoints']): string {
   const last = c.lastMs === null ? '' : `, the last ${c.lastMs.toFixed(1)} ms`;
   const failed = c.failures ? `, ${c.failures} failed (${c.lastError ?? 'no error since'})` : '';
-  return `${c.runs} in the background by this process${last}${failed}`;
+  return `${c.runs} between requests by this process${last}${failed}`;
 }
 
 export function doctorText(r: DoctorReport): string {

@@ -84,10 +84,10 @@ export function openWriter(file: string, options: OpenDatabaseOptions = {}): Db 
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     applyPragmas(db);
-    // Checkpoint every ~12 MB of WAL instead of every 4 MB: hot index pages rewritten by many
-    // small transactions are copied back less often (write time), while the WAL stays well under
-    // 16 MB on disk. Once a checkpoint lets the log start over, a file a burst or a long reader
-    // grew past that is cut back to the same size (index maintenance truncates it when idle).
+    // The writer's own checkpoint, every ~12 MB of WAL, is a backstop: it runs inside the commit of
+    // some request, so the engine copies the WAL far sooner, between requests (wal-checkpoints.ts).
+    // Once a checkpoint lets the log start over, a file a burst or a long reader grew past that is
+    // cut back to the same size (index maintenance truncates it when idle).
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * (db.pragma('page_size', { simple: true }) as number)}`);
     // Forget must not leave the forgotten text in free space: deleted cells and freed pages are

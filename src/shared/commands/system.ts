@@ -18,7 +18,7 @@ export const doctorReport = z.object({
     path: z.string(),
     bytes: count,
     walBytes: count,
-    /** This process's background WAL checkpoints: how many ran, failed, and the last one's time and error. */
+    /** This process's WAL checkpoints between requests: how many ran, failed, and the last one's time and error. */
     walCheckpoints: z.object({
       runs: count,
       failures: count,

@@ -4,7 +4,7 @@ import type { RequestGate } from './request-gate';
 
 /**
  * Write transactions between two checkpoints. A turn's write dirties ~18 pages (its messages,
- * their index rows and FTS5's new segment), so a checkpoint copies ~2 MB in ~5-10 ms at 100k
+ * their index rows and FTS5's new segment), so a checkpoint copies ~2 MB in ~8-10 ms at 100k
  * facts, between two requests, and the WAL starts over long before the writer's own automatic
  * checkpoint (at ~12 MB) copies it all inside some request's commit: ~100 ms on the main thread
  * once every ~170 turns, measured before this ran. Pages every transaction rewrites (index roots,
@@ -15,8 +15,8 @@ export const WRITES_PER_CHECKPOINT = 32;
 export const LONG_WRITE_MS = 20;
 /**
  * How long no request must have been in flight before a due checkpoint runs. An agent's calls
- * come seconds apart (the model thinks between them), so one runs in the first pause; calls that
- * come back to back would each wait ~10 ms behind one every 32 writes (measured at 100k facts).
+ * come seconds apart (the model thinks between them), so one runs in the first pause; among calls
+ * that come back to back, one in every 32 writes would wait ~10 ms behind one (at 100k facts).
  */
 export const QUIET_MS = 100;
 

@@ -1,5 +1,4 @@
-import { observeWriteTransactions, type Db } from './store/db';
-import { passiveCheckpoint, type CheckpointResult } from './store/wal-checkpoint';
+import { observeWriteTransactions, passiveCheckpoint, type CheckpointResult, type Db } from './store/db';
 import type { RequestGate } from './request-gate';
 
 /**

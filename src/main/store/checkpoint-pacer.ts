@@ -1,4 +1,4 @@
-import { observeWriteTransactions, type Db } from './db';
+import { observeWriteTransactions, passiveCheckpoint, type Db } from './db';
 
 /**
  * Long jobs (an import, extraction over an imported backlog) write thousands of short
@@ -31,7 +31,7 @@ export function paceCheckpoints(db: Db, every = TRANSACTIONS_PER_CHECKPOINT): Ch
     step() {
       if (finished || since < every || !db.open || db.inTransaction) return;
       since = 0;
-      db.pragma('wal_checkpoint(PASSIVE)');
+      passiveCheckpoint(db);
     },
     done() {
       if (finished) return;

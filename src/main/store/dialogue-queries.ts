@@ -43,17 +43,8 @@ type SessionColumns = Pick<DialogueTurn, 'title' | 'agent_name' | 'project_id' |
  * search's candidates come from a handful of sessions): neither a session lookup nor an object
  * built by the driver per row.
  */
-function withSessions(db: Db, rows: readonly TurnRow[]): DialogueTurn[] {
-  const ids = [...new Set(rows.map((r) => r[3]))];
-  const sessions = new Map(
-    (
-      prepared(
-        db,
-        `SELECT id, title, agent_name, project_id, workspace, folder_id FROM sessions
-         WHERE id IN (SELECT value FROM json_each(?))`,
-      ).all(JSON.stringify(ids)) as (SessionColumns & { id: string })[]
-    ).map((s) => [s.id, s]),
-  );
+function withSessions(db: Db, rows: readonly TurnRow[], known?: ReadonlyMap<string, SessionColumns>): DialogueTurn[] {
+  const sessions = known ?? sessionColumns(db, [...new Set(rows.map((r) => r[3]))]);
   const turns: DialogueTurn[] = [];
   for (const [rowid, messageRowid, id, sessionId, seq, role, content, createdAt] of rows) {
     const s = sessions.get(sessionId);
@@ -75,6 +66,18 @@ function withSessions(db: Db, rows: readonly TurnRow[]): DialogueTurn[] {
     });
   }
   return turns;
+}
+
+function sessionColumns(db: Db, ids: readonly string[]): Map<string, SessionColumns> {
+  return new Map(
+    (
+      prepared(
+        db,
+        `SELECT id, title, agent_name, project_id, workspace, folder_id FROM sessions
+         WHERE id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(ids)) as (SessionColumns & { id: string })[]
+    ).map((s) => [s.id, s]),
+  );
 }
 
 /** The eligible turns behind a set of dialogue index rowids. */
@@ -99,7 +102,8 @@ export interface TurnContext {
  * Each turn's nearest eligible turn before and after it in the same session (tool rows and
  * tool-call rounds in between are skipped). Two index probes per turn, each stopping at the first
  * eligible row (cheaper than a batched scan, which must read every row within a fixed reach),
- * all of them in one statement, and then the neighbours' rows in a second one.
+ * all of them in one statement, and then the neighbours' rows in a second one (their sessions'
+ * columns are their turns').
  */
 export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<string, TurnContext> {
   const out = new Map<string, TurnContext>();
@@ -121,7 +125,9 @@ export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<stri
     db,
     `SELECT 0, ${TURN_COLUMNS} FROM session_messages m WHERE m.rowid IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(wanted)) as TurnRow[];
-  const byRowid = new Map(withSessions(db, rows).map((t) => [t.message_rowid, t]));
+  // A neighbour is in its turn's session: the session's columns are the turn's.
+  const known = new Map<string, SessionColumns>(turns.map((t) => [t.session_id, t]));
+  const byRowid = new Map(withSessions(db, rows, known).map((t) => [t.message_rowid, t]));
   // Each neighbour is its own object, as when every probe read its row: callers key maps by object.
   // A row deleted between the two statements is no neighbour.
   const turnAt = (rowid: number | null) => {

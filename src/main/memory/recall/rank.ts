@@ -1,5 +1,6 @@
 import type { Confidence, Scope } from '../../../shared/domain';
 import { STOP_WORDS, rawTokens, normalizeToken } from '../../text/tokenize';
+import { textWords } from '../../text/text-words';
 import { inverseDocumentFrequency, saturation } from '../../text/bm25';
 
 /**
@@ -66,24 +67,15 @@ export function lexicalMatch(text: string, query: readonly string[], sequence: r
 }
 
 /**
- * lexicalMatch for many texts against one query (a search's candidates): each distinct word is
- * folded and looked up once per query instead of once per occurrence, and only the query's own
- * terms are kept for the phrase comparison (any other word breaks a run the same way).
+ * lexicalMatch for many texts against one query (a search's candidates): a text's words are split
+ * and folded once per thread (text-words.ts), and only the query's own terms are kept for the
+ * phrase comparison (any other word breaks a run the same way).
  */
 export function queryMatcher(
   query: readonly string[],
   sequence: readonly string[] = [],
 ): (text: string) => LexicalMatch {
   const terms = new Set(query);
-  const termOf = new Map<string, string | null>();
-  const fold = (raw: string): string | null => {
-    let t = termOf.get(raw);
-    if (t === undefined) {
-      const n = normalizeToken(raw);
-      termOf.set(raw, (t = terms.has(n) ? n : null));
-    }
-    return t;
-  };
   const phraseWanted = sequence.length >= 2;
   return (text) => {
     const counts = new Map<string, number>();
@@ -91,10 +83,11 @@ export function queryMatcher(
     // The phrase is compared without stop-words on either side, as the query's sequence is.
     const content: (string | null)[] = [];
     let length = 0;
-    for (const raw of rawTokens(text)) {
-      const t = fold(raw);
+    const { folded, stop } = textWords(text);
+    for (let i = 0; i < folded.length; i++) {
+      const t = terms.has(folded[i]!) ? folded[i]! : null;
       if (t !== null) counts.set(t, counts.get(t)! + 1);
-      if (STOP_WORDS.has(raw)) continue;
+      if (stop[i]) continue;
       length++;
       if (phraseWanted) content.push(t);
     }

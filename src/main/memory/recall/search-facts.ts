@@ -6,7 +6,7 @@ import { sessionPlacement } from '../../store/sessions';
 import { evidenceRef } from '../citations';
 import { FILLER_WORDS, queryTerms } from '../../text/tokenize';
 import { findCandidates, type CandidateIndex, type TermLookup } from './fts';
-import { prepared } from '../../store/prepared';
+import { citedEvidence } from '../../store/citations';
 import { factToken, quoteToken } from '../../text/fact-index';
 import { finalScore, queryMatcher, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { withPinned } from './pinned';
@@ -211,24 +211,12 @@ const NO_CITATION: FactCitation = Object.freeze({ sessionId: null, messageId: nu
 function citationsOf(db: Db, factSeqs: readonly number[], scopes: SessionScopes): Map<number, FactCitation> {
   const out = new Map<number, FactCitation>();
   if (factSeqs.length === 0) return out;
-  const rows = prepared(
-    db,
-    `SELECT fact_seq, session_id, message_id FROM (
-       SELECT fact_seq, session_id, message_id, row_number() OVER (
-         PARTITION BY fact_seq ORDER BY (session_id IN (?, ?)) DESC, created_at, session_id) AS n
-       FROM memory_fact_evidence WHERE fact_seq IN (SELECT value FROM json_each(?)))
-     WHERE n = 1`,
-  ).all(scopes.owner.id, scopes.session.id, JSON.stringify(factSeqs)) as {
-    fact_seq: number;
-    session_id: string;
-    message_id: string | null;
-  }[];
+  const rows = citedEvidence(db, factSeqs, [scopes.owner.id, scopes.session.id]);
   const inTeam = new Map<string, boolean>();
-  for (const row of rows) {
-    const cited = { sessionId: row.session_id, messageId: row.message_id };
-    let team = inTeam.get(row.session_id);
-    if (team === undefined) inTeam.set(row.session_id, (team = inTeamOf(db, row.session_id, scopes)));
-    out.set(row.fact_seq, { ...cited, ref: evidenceRef(db, row.fact_seq, cited), inTeam: team });
+  for (const { factSeq, ...cited } of rows) {
+    let team = inTeam.get(cited.sessionId);
+    if (team === undefined) inTeam.set(cited.sessionId, (team = inTeamOf(db, cited.sessionId, scopes)));
+    out.set(factSeq, { ...cited, ref: evidenceRef(db, factSeq, cited), inTeam: team });
   }
   return out;
 }

@@ -5,7 +5,8 @@ import { openWriter, releaseMemoryMap, type Db } from '../../src/main/store/db';
 import { RequestGate } from '../../src/main/request-gate';
 import { setFlagsFromString, getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { compactHeap, REST_AFTER_MS, restWhenQuiet } from '../../src/main/rest-when-quiet';
+import { compactHeap, REST_AFTER_MS, rest, restWhenQuiet } from '../../src/main/rest-when-quiet';
+import { textWords, textWordsHeld } from '../../src/main/text/text-words';
 import type { Engine } from '../../src/main/engine';
 import { tempHome } from '../helpers/home';
 
@@ -46,6 +47,19 @@ describe('releaseMemoryMap', () => {
     expect(db.pragma('mmap_size', { simple: true })).toBe(268435456);
     expect(db.prepare('SELECT x FROM t').get()).toEqual({ x: 'kafka' });
     expect(mapped(file)).toBe(true);
+  });
+});
+
+describe('rest', () => {
+  it('stops the workers and drops the words of the texts this thread searched', () => {
+    const { db } = openStore();
+    textWords('searched on this thread while a worker started');
+    expect(textWordsHeld().texts).toBeGreaterThan(0);
+    const lane = { rest: () => 2 };
+    const extraction = { rest: () => true };
+    const engine = { db, readLane: lane, extractionProcess: extraction } as unknown as Engine;
+    expect(rest(engine).workers).toBe(3);
+    expect(textWordsHeld()).toEqual({ texts: 0, chars: 0, folds: 0 });
   });
 });
 

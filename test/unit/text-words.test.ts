@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STOP_WORDS, normalizeToken, rawTokens } from '../../src/main/text/tokenize';
-import { foldWord, textWords, textWordsHeld } from '../../src/main/text/text-words';
+import { foldWord, forgetTextWords, textWords, textWordsHeld } from '../../src/main/text/text-words';
 
 const direct = (text: string) => {
   const raw = rawTokens(text);
@@ -19,13 +19,20 @@ describe('text words kept per thread', () => {
     const before = textWordsHeld();
     const texts = Array.from({ length: 400 }, (_, i) => `fact ${i} ${'word '.repeat(600)}`.slice(0, 3_900));
     for (const t of texts) textWords(t);
-    // 400 texts of 3,900 characters pass the 1,000,000-character bound once: the map was cleared.
+    // 400 texts of 3,900 characters pass the 500,000-character bound: the map was cleared on the way.
     const held = textWordsHeld();
-    expect(held.chars).toBeLessThanOrEqual(1_000_000);
+    expect(held.chars).toBeLessThanOrEqual(500_000);
     expect(held.chars).toBeLessThan(before.chars + 400 * 3_900);
     expect(held.texts).toBeGreaterThan(0);
     // Whatever was cleared is split again, to the same words.
     expect(textWords(texts[0]!)).toEqual(direct(texts[0]!));
+  });
+
+  it('are all dropped when the thread rests', () => {
+    textWords('one short text to keep');
+    expect(textWordsHeld().texts).toBeGreaterThan(0);
+    forgetTextWords();
+    expect(textWordsHeld()).toEqual({ texts: 0, chars: 0, folds: 0 });
   });
 
   it('never keep a long text (it is split each time)', () => {

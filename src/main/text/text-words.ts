@@ -6,7 +6,8 @@ import { STOP_WORDS, normalizeToken, rawTokens } from './tokenize';
  * ranks many of the same ones again (a scope's common words bring the same newest rows), so the
  * split is kept per thread, keyed by the text itself: an entry can never describe a text other
  * than its key, whatever was edited or forgotten since (a forgotten text's entry is unreachable
- * and goes with the next clear; a read-lane worker holding one is stopped when its process rests).
+ * and goes with the next clear). A process that rests clears its own (see rest-when-quiet.ts) and
+ * stops its read-lane workers, which hold the rest.
  */
 export interface TextWords {
   raw: readonly string[];
@@ -19,7 +20,7 @@ export interface TextWords {
  * split each time instead), and folded forms of FOLDS_MAX distinct raw words. Reaching a bound
  * clears that map: cheaper than keeping an order of use, and the hot texts return within a search.
  */
-const TEXT_CHARS_MAX = 1_000_000;
+const TEXT_CHARS_MAX = 500_000;
 const LONG_TEXT_CHARS = 4_000;
 const FOLDS_MAX = 50_000;
 
@@ -54,6 +55,13 @@ export function textWords(text: string): TextWords {
   texts.set(text, words);
   textChars += text.length;
   return words;
+}
+
+/** Drops everything this thread keeps (a resting process gives the memory back). */
+export function forgetTextWords(): void {
+  texts = new Map();
+  textChars = 0;
+  folds = new Map();
 }
 
 /** What this thread keeps now, for tests. */

@@ -132,7 +132,8 @@ export function searchFacts(
     documents,
   );
 
-  const ranked: RankedFact[] = [];
+  // Every candidate is scored; only the ones returned are built into results.
+  const scored: { r: FactRow; m: LexicalMatch; score: number }[] = [];
   for (const [r, m] of matches) {
     if (!keep(m, options.mode)) continue;
     const score = finalScore({
@@ -141,10 +142,10 @@ export function searchFacts(
       confidence: r.confidence,
       reinforcement: r.reinforcement,
     });
-    ranked.push(rankedFact(r, m, score));
+    scored.push({ r, m, score });
   }
-  ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const top = ranked.slice(0, options.limit);
+  scored.sort((a, b) => b.score - a.score || (a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0));
+  const top = scored.slice(0, options.limit).map(({ r, m, score }) => rankedFact(r, m, score));
   const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
   const citations = citationsOf(
     db,

@@ -1,6 +1,6 @@
 import type { Engine } from './engine';
 import { releaseMemoryMap } from './store/db';
-import { forgetTextWords } from './text/text-words';
+import { forgetFoldedWords } from './text/words';
 
 /**
  * How long a long-running process must have served no request before it gives memory back. An
@@ -29,7 +29,7 @@ export function compactHeap(collect: Collect | undefined = (globalThis as { gc?:
  * Gives back what only serving requests needs: the read-lane workers (each a V8 heap and a page
  * cache; the next recall or search starts one again, answered on the calling thread meanwhile),
  * the rule extractor's child process with its English model (the next extraction starts it
- * again), the pages of the writer's memory map, the words of texts this thread searched and the
+ * again), the pages of the writer's memory map, the words this thread folded and the
  * heap's empty pages. What it did, for the log and tests.
  */
 export function rest(engine: Pick<Engine, 'db' | 'readLane' | 'extractionProcess'>): {
@@ -38,8 +38,8 @@ export function rest(engine: Pick<Engine, 'db' | 'readLane' | 'extractionProcess
 } {
   const workers = engine.readLane.rest() + (engine.extractionProcess.rest() ? 1 : 0);
   releaseMemoryMap(engine.db);
-  // Searches answered on this thread while a worker started left their texts' words here.
-  forgetTextWords();
+  // Searches answered on this thread while a worker started left their folded words here.
+  forgetFoldedWords();
   return { workers, heapCompacted: compactHeap() };
 }
 

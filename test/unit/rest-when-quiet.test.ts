@@ -6,7 +6,7 @@ import { RequestGate } from '../../src/main/request-gate';
 import { setFlagsFromString, getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { compactHeap, REST_AFTER_MS, rest, restWhenQuiet } from '../../src/main/rest-when-quiet';
-import { textWords, textWordsHeld } from '../../src/main/text/text-words';
+import { foldWord, foldedWordsHeld } from '../../src/main/text/words';
 import type { Engine } from '../../src/main/engine';
 import { tempHome } from '../helpers/home';
 
@@ -51,15 +51,15 @@ describe('releaseMemoryMap', () => {
 });
 
 describe('rest', () => {
-  it('stops the workers and drops the words of the texts this thread searched', () => {
+  it('stops the workers and drops the words this thread folded', () => {
     const { db } = openStore();
-    textWords('searched on this thread while a worker started');
-    expect(textWordsHeld().texts).toBeGreaterThan(0);
+    foldWord('searched');
+    expect(foldedWordsHeld()).toBeGreaterThan(0);
     const lane = { rest: () => 2 };
     const extraction = { rest: () => true };
     const engine = { db, readLane: lane, extractionProcess: extraction } as unknown as Engine;
     expect(rest(engine).workers).toBe(3);
-    expect(textWordsHeld()).toEqual({ texts: 0, chars: 0, folds: 0 });
+    expect(foldedWordsHeld()).toBe(0);
   });
 });
 

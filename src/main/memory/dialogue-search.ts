@@ -2,8 +2,7 @@ import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
 import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { scopeTag } from '../store/index-tags';
-import { surfaceForms } from '../text/tokenize';
-import { textWords } from '../text/text-words';
+import { STOP_WORDS, rawTokens, surfaceForms } from '../text/tokenize';
 import { inverseDocumentFrequency, saturation } from '../text/bm25';
 import {
   neighbourTurns,
@@ -87,11 +86,10 @@ const termForms = (query: readonly string[]): TermForms =>
 function bagOf(text: string, forms: TermForms): Bag {
   const counts = new Map<string, number>();
   let length = 0;
-  const { raw, stop } = textWords(text);
-  for (let i = 0; i < raw.length; i++) {
-    if (stop[i]) continue;
+  for (const raw of rawTokens(text)) {
+    if (STOP_WORDS.has(raw)) continue;
     length++;
-    const t = forms.get(raw[i]!);
+    const t = forms.get(raw);
     if (t !== undefined) counts.set(t, (counts.get(t) ?? 0) + 1);
   }
   return { counts, length };

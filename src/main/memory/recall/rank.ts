@@ -1,7 +1,7 @@
 import type { Confidence, Scope } from '../../../shared/domain';
 import { STOP_WORDS, rawTokens, normalizeToken } from '../../text/tokenize';
-import { textWords } from '../../text/text-words';
 import { inverseDocumentFrequency, saturation } from '../../text/bm25';
+import { foldWord } from '../../text/words';
 
 /**
  * Term weighting shared by every lexical search (facts, wiki pages, dialogue): Okapi BM25.
@@ -67,15 +67,19 @@ export function lexicalMatch(text: string, query: readonly string[], sequence: r
 }
 
 /**
- * lexicalMatch for many texts against one query (a search's candidates): a text's words are split
- * and folded once per thread (text-words.ts), and only the query's own terms are kept for the
- * phrase comparison (any other word breaks a run the same way).
+ * lexicalMatch for many texts against one query (a search's candidates): each distinct word is
+ * folded once per thread (text/words.ts) instead of once per occurrence, and only the query's own
+ * terms are kept for the phrase comparison (any other word breaks a run the same way).
  */
 export function queryMatcher(
   query: readonly string[],
   sequence: readonly string[] = [],
 ): (text: string) => LexicalMatch {
   const terms = new Set(query);
+  const fold = (raw: string): string | null => {
+    const n = foldWord(raw);
+    return terms.has(n) ? n : null;
+  };
   const phraseWanted = sequence.length >= 2;
   return (text) => {
     const counts = new Map<string, number>();
@@ -83,11 +87,10 @@ export function queryMatcher(
     // The phrase is compared without stop-words on either side, as the query's sequence is.
     const content: (string | null)[] = [];
     let length = 0;
-    const { folded, stop } = textWords(text);
-    for (let i = 0; i < folded.length; i++) {
-      const t = terms.has(folded[i]!) ? folded[i]! : null;
+    for (const raw of rawTokens(text)) {
+      const t = fold(raw);
       if (t !== null) counts.set(t, counts.get(t)! + 1);
-      if (stop[i]) continue;
+      if (STOP_WORDS.has(raw)) continue;
       length++;
       if (phraseWanted) content.push(t);
     }

@@ -78,6 +78,19 @@ describe('memory_search: dialogue evidence', () => {
     expect(rows.n).toBe(1);
   });
 
+  it('redacts a secret in a session title from every hit of that session', async () => {
+    const key = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`;
+    const a = await session({ projectId: 'alpha', title: `deploy notes ${key}` });
+    await say(a.id, 'user', 'which zeppelin hangar keeps the spare rotors');
+    await say(a.id, 'assistant', 'the north zeppelin hangar keeps the spare rotors');
+    const hits = await dialogue(a.id, 'zeppelin hangar rotors');
+    expect(hits).toHaveLength(2);
+    for (const h of hits) {
+      expect(h.title).toMatch(/^deploy notes \[redacted github-token\] \((user|assistant)\)$/);
+      expect(h.title).not.toContain(key);
+    }
+  });
+
   it('hidden rows cannot push real hits out of the limit', async () => {
     const a = await session({ projectId: 'alpha' });
     const real = await say(a.id, 'user', 'the flamegraph shows allocator contention');

@@ -124,11 +124,15 @@ export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly stri
     best.map((r) => r.turn),
   );
   const ranked: RankedTurn[] = [];
+  // The pool's turns come from a handful of sessions: each title is split once.
+  const titleBags = new Map<string, Bag>();
   for (const [turn, ctx] of pool) {
     const own = bags.get(turn.id) ?? bagOf(turn.content, terms);
     bags.set(turn.id, own);
     const near = [ctx.previous, ctx.next].map((n) => (n ? (bags.get(n.id) ?? bagOf(n.content, terms)) : null));
-    const title = bagOf(turn.title ?? '', terms);
+    const titleText = turn.title ?? '';
+    let title = titleBags.get(titleText);
+    if (!title) titleBags.set(titleText, (title = bagOf(titleText, terms)));
     let score = 0;
     let held = 0;
     const length = own.length + near.reduce((n, b, i) => n + NEIGHBOUR_WEIGHTS[i]! * (b?.length ?? 0), 0);

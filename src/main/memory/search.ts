@@ -83,6 +83,13 @@ function factHits(db: Db, scopes: SessionScopes, text: string, limit: number): R
 
 function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): RankedHit[] {
   const query = terms.meaningful.length ? terms.meaningful : terms.all;
+  // Hits from one session share its title: it is redacted once per search.
+  const titles = new Map<string, string>();
+  const redactedTitle = (name: string) => {
+    let title = titles.get(name);
+    if (title === undefined) titles.set(name, (title = redactSecrets(name).text));
+    return title;
+  };
   return rankDialogue(db, scopes, query).map(({ turn, score }) => {
     const ref = `message:${turn.id}`;
     // Never the session id as a fallback name: a title is shown to agents outside the session's team.
@@ -90,7 +97,7 @@ function dialogueHits(db: Db, scopes: SessionScopes, terms: QueryTerms): RankedH
     const build = (): SearchHit => ({
       source: 'dialogue',
       ref,
-      title: `${redactSecrets(name).text} (${turn.role})`,
+      title: `${redactedTitle(name)} (${turn.role})`,
       score,
       citation: {
         sessionId: turn.session_id,

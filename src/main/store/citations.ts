@@ -24,6 +24,9 @@ export const evidenceOfFactSeq = (db: Db, factSeq: number): CitedRow[] =>
     .prepare('SELECT session_id AS sessionId, message_id AS messageId FROM memory_fact_evidence WHERE fact_seq = ?')
     .all(factSeq) as CitedRow[];
 
+/** An evidence row as `citedEvidence` reads it: fact seq, session id, message id, created at. */
+type EvidenceRow = [number, string, string | null, number];
+
 /**
  * The evidence row each fact is cited with, for many facts in one statement: one of `preferred`
  * sessions' rows when the fact has some, otherwise its oldest (ties on the session id). A fact
@@ -41,8 +44,8 @@ export function citedEvidence(
     `SELECT e.fact_seq, s.session_id, e.message_id, e.created_at FROM memory_fact_evidence_rows e
        JOIN memory_evidence_sessions s ON s.ref = e.session_ref
      WHERE e.fact_seq IN (SELECT value FROM json_each(?))`,
-  ).all(JSON.stringify(factSeqs)) as [number, string, string | null, number][];
-  const best = new Map<number, { row: [number, string, string | null, number]; rank: number }>();
+  ).all(JSON.stringify(factSeqs)) as EvidenceRow[];
+  const best = new Map<number, { row: EvidenceRow; rank: number }>();
   for (const row of rows) {
     const rank = preferred.includes(row[1]) ? 0 : 1;
     const held = best.get(row[0]);

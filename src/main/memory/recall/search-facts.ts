@@ -145,14 +145,13 @@ export function searchFacts(
     scored.push({ r, m, score });
   }
   scored.sort((a, b) => b.score - a.score || (a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0));
-  const top = scored.slice(0, options.limit).map(({ r, m, score }) => rankedFact(r, m, score));
-  const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
+  const best = scored.slice(0, options.limit);
   const citations = citationsOf(
     db,
-    top.map((f) => seqOf.get(f.id)!),
+    best.map(({ r }) => r.seq),
     scopes,
   );
-  for (const f of top) f.citation = citations.get(seqOf.get(f.id)!) ?? NO_CITATION;
+  const top = best.map(({ r, m, score }) => rankedFact(r, m, score, citations.get(r.seq) ?? NO_CITATION));
   return { facts: top, abstained: false, reason: null };
 }
 
@@ -175,7 +174,7 @@ function factTermWeights(
   return termWeights(documentFrequency, documents, averageLength);
 }
 
-function rankedFact(r: FactRow, m: LexicalMatch, score: number): RankedFact {
+function rankedFact(r: FactRow, m: LexicalMatch, score: number, citation: FactCitation): RankedFact {
   return {
     id: r.id,
     scope: r.scope,
@@ -187,7 +186,7 @@ function rankedFact(r: FactRow, m: LexicalMatch, score: number): RankedFact {
     score,
     coverage: m.coverage,
     matched: m.matched,
-    citation: { sessionId: null, messageId: null, ref: null, inTeam: false },
+    citation,
   };
 }
 

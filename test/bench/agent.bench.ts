@@ -17,7 +17,8 @@
  * index has settled, a burst of 1,000 single `memory_remember` calls and the searches right after
  * it, the WAL's size while loading, the servers' resident memory when idle (at the largest size
  * also of an agent that completes its turns, so extraction runs), and the database at rest with
- * what each part weighs.
+ * what each part weighs. At 1k, a warm-up curve: AGENT_BENCH_WARM_UP_CHUNKS (default 9) chunks of
+ * searches on one more fresh server and on the official one (see agent/warm-up.ts).
  * Prints figures; asserts nothing.
  */
 import { statSync } from 'node:fs';
@@ -36,9 +37,12 @@ import { describeSeries, mean, ms, p50p99, pct, series, verdict, type CallSeries
 import { footprint } from './agent/footprint';
 import { splitAgainstWhole } from './agent/split';
 import { SERVER_NODE_FLAGS } from '../helpers/server-flags';
+import { warmUpCurve } from './agent/warm-up';
 
 const SIZES = [1_000, 10_000, 100_000].filter((n) => n <= Number(process.env.AGENT_BENCH_MAX ?? 100_000));
 const CALLS = Number(process.env.AGENT_BENCH_CALLS ?? 300);
+/** Chunks of CALLS searches in the warm-up curve at 1k (0 leaves it out). */
+const WARM_UP_CHUNKS = Number(process.env.AGENT_BENCH_WARM_UP_CHUNKS ?? 9);
 const BATCH = 1000;
 /**
  * Servers start as the README's client configurations start them (node flags before the script);
@@ -296,6 +300,18 @@ async function main(): Promise<void> {
       console.log(`  loader server idle RSS              ${rssMb(loader.pid).toFixed(0)} MB`);
       const figures = await measureSize(home.dir, loaded, data);
       if (size === 1_000) await measurePeer(loaded, data, home.dir, figures);
+      if (size === 1_000 && WARM_UP_CHUNKS > 0) {
+        // Its own query source: the shared one also draws the facts loaded for the larger sizes.
+        const warmQueries = new FactSource(21);
+        await warmUpCurve({
+          facts: loaded.all,
+          queries: Array.from({ length: CALLS }, () =>
+            warmQueries.query(loaded.visible[warmQueries.pick(loaded.visible.length)]!),
+          ),
+          chunks: WARM_UP_CHUNKS,
+          nodeFlags: SERVER_FLAGS,
+        });
+      }
       if (size === SIZES[SIZES.length - 1]) await measureCompletingAgent(home.dir);
     }
   } finally {

@@ -21,6 +21,26 @@ export function threadTimes(pid: number): ThreadTimes {
   return times;
 }
 
+/**
+ * The threads of `pid`, the main thread first, then in the order they started (their start time
+ * since boot, field 22 of /proc/<pid>/task/<tid>/stat; the thread id breaks ties).
+ */
+export function threadStartOrder(pid: number): number[] {
+  const started: [number, number][] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // Fields after the command name, which is in parentheses and may hold spaces.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      started.push([Number(tid), Number(fields[19])]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  started.sort(([a, at], [b, bt]) => (a === pid ? -1 : b === pid ? 1 : at - bt || a - b));
+  return started.map(([tid]) => tid);
+}
+
 export interface ThreadSplit {
   /** Milliseconds of CPU in the window: the main thread's, and all threads'. */
   main: number;

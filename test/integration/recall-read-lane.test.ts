@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createReadLane, readLaneWorkerFile, type ReadLane } from '../../src/main/workers/read-lane';
 import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
 import { openLaneReader, runReadTask } from '../../src/main/workers/read-lane-tasks';
-import { readTx } from '../../src/main/store/db';
+import { LANE_CACHE_KIB, readTx } from '../../src/main/store/db';
 import { insertSession } from '../../src/main/store/sessions';
 import type { SessionRecord } from '../../src/shared/schemas';
 
@@ -141,7 +141,7 @@ describe('read lane warm-up', () => {
     const db = openLaneReader(t.engine.paths.db);
     // Read through its own bounded cache, not a memory map that every commit elsewhere remaps.
     expect(db.pragma('mmap_size', { simple: true })).toBe(0);
-    expect(db.pragma('cache_size', { simple: true })).toBe(-2048);
+    expect(db.pragma('cache_size', { simple: true })).toBe(-LANE_CACHE_KIB);
     expect(warmUpSample(db)).toEqual({ sessionId: s.id, texts: ['kafka streams run on three brokers'] });
     expect(runReadTask(db, t.engine.paths.wiki, { task: 'warm', args: {} })).toBeGreaterThan(0);
     const steps = primeSteps(db, t.engine.paths.wiki);

@@ -216,20 +216,26 @@ export const appliedSchemaVersion = (db: Db): number =>
   (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
 
 /**
- * The read lane's connection: a 2 MB page cache and no memory map. Another connection's commit
- * (every memory_begin_turn writes its message before the next recall) makes a reader drop its
- * page cache and, when the file is mapped, unmap and map it again, so each page the next query
- * touches costs a page fault: at 100k facts a recall right after a write took 2.5-2.9 ms mapped
- * against 1.0-1.3 ms read through this cache, and a search 3.0-3.4 against 1.3-1.6 ms (without
- * writes in between, the same within noise). Pages beyond the cache come from the OS's file cache
- * in one read() each. The cache is bounded memory, and the native allocator keeps what a thread
- * once used even after the worker stops (an idle server rests its workers): 16 MB left ~23 MB
- * resident at 100k facts, 4 MB ~10 MB; 2 MB gives back another ~2 MB per worker, with searches
- * and recalls at 100k costing the same as with 4 MB (interleaved on one home, within 1%).
+ * The read lane's page cache, in KiB. Another connection's commit (every memory_begin_turn writes
+ * its message before the next recall) empties a reader's cache, so it only serves runs of reads
+ * without a write between them; pages beyond it come from the OS's file cache in one read() each.
+ * What it costs is memory the native allocator keeps after the worker stops (an idle server rests
+ * its workers). At 100k facts a 16 MB cache left ~23 MB resident and 4 MB ~10 MB; 2 MB gave back
+ * ~2 MB more per worker, and 1 MB another 3-5 MB in all (an idle server at 76 MB against 79-81),
+ * with searches and recalls at 100k costing the same as with 2 MB (in-process, and over MCP on six
+ * fresh servers each, alternating: within 2%).
+ */
+export const LANE_CACHE_KIB = 1024;
+
+/**
+ * The read lane's connection: a bounded page cache (LANE_CACHE_KIB) and no memory map. A mapped
+ * reader unmaps and maps the file again after another connection's commit, so each page the next
+ * query touches costs a page fault: at 100k facts a recall right after a write took 2.5-2.9 ms
+ * mapped against 1.0-1.3 ms read through this cache, and a search 3.0-3.4 against 1.3-1.6 ms.
  */
 export function openLaneConnection(file: string, options: OpenDatabaseOptions = {}): Db {
   const reader = openReader(file, options);
-  reader.pragma('cache_size = -2048');
+  reader.pragma(`cache_size = -${LANE_CACHE_KIB}`);
   reader.pragma('mmap_size = 0');
   return reader;
 }

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { openTestEngine } from '../helpers/home';
 import { truncateWal, writeTx } from '../../src/main/store/db';
 import { purgeStep } from '../../src/main/store/recall-index';
-import { recordFact } from '../../src/main/store/facts';
+import { recordFacts, type Observation } from '../../src/main/store/facts';
 import { coerceScope, resolveScopes } from '../../src/main/memory/scope';
 import { forgetSession } from '../../src/main/memory/forget';
 import { FACT_KINDS } from '../../src/shared/domain';
@@ -24,26 +24,25 @@ async function main() {
   const scopeCache = new Map(sessions.map((id) => [id, resolveScopes(db, id)]));
 
   const factText = (i: number) => `Fact ${i}: the service on port ${3000 + (i % 500)} uses config variant ${i % 97}`;
+  // Through recordFacts, as the product's bulk writes go (facts.addBatch, extraction, legacy import).
   const upsert = (n: number, sessionFor: (i: number) => string, offset = 0) => {
     for (let start = 0; start < n; start += BATCH) {
       writeTx(db, () => {
+        const observations: Observation[] = [];
         for (let i = start; i < Math.min(n, start + BATCH); i++) {
           const sessionId = sessionFor(i);
           const kind = FACT_KINDS[i % FACT_KINDS.length]!;
-          recordFact(
-            db,
-            {
-              text: factText(i + offset),
-              kind,
-              confidence: 'medium',
-              origin: 'extraction',
-              target: coerceScope(scopeCache.get(sessionId)!, i % 3 === 0 ? 'session' : 'project', kind),
-              sessionId,
-              messageId: null,
-            },
-            t.clock.now(),
-          );
+          observations.push({
+            text: factText(i + offset),
+            kind,
+            confidence: 'medium',
+            origin: 'extraction',
+            target: coerceScope(scopeCache.get(sessionId)!, i % 3 === 0 ? 'session' : 'project', kind),
+            sessionId,
+            messageId: null,
+          });
         }
+        recordFacts(db, observations, t.clock.now());
       });
     }
   };

@@ -1,6 +1,7 @@
 import { normalizeToken } from '../../src/main/text/tokenize';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
+import { expectExactScopeCounts } from '../helpers/scope-counts';
 import { CommandError } from '../../src/shared/errors';
 import { pendingPurges, purgeStep } from '../../src/main/store/recall-index';
 
@@ -16,18 +17,7 @@ const session = (t: TestEngine, input: Record<string, unknown> = {}) => t.run('s
 const add = (t: TestEngine, sessionId: string, text: string, extra: Record<string, unknown> = {}) =>
   t.run('facts.add', { sessionId, text, scope: 'project', kind: 'decision', ...extra } as never);
 
-/** memory_scopes' counts equal the facts actually stored, per scope; no scope row is left empty. */
-function expectExactCounts(t: TestEngine): void {
-  const counted = t.engine.db
-    .prepare('SELECT scope, scope_key AS key, facts FROM memory_scopes ORDER BY scope, scope_key')
-    .all();
-  const actual = t.engine.db
-    .prepare(
-      'SELECT scope, scope_key AS key, count(*) AS facts FROM memory_facts GROUP BY scope, scope_key ORDER BY scope, scope_key',
-    )
-    .all();
-  expect(counted).toEqual(actual);
-}
+const expectExactCounts = (t: TestEngine) => expectExactScopeCounts(t.engine.db);
 
 /** The fact index's row ids for a word in any scope (what recall and the fact filter read). */
 const indexed = (t: TestEngine, word: string) =>

@@ -1,7 +1,7 @@
 import type { Handlers } from './types';
 import { factCommands } from '../../shared/commands/facts';
 import { writeTx } from '../store/db';
-import { getFact, getFactRow, listEvidence, recordFact, type RecordResult } from '../store/facts';
+import { getFact, getFactRow, listEvidence, recordFact, recordFacts, type Observation } from '../store/facts';
 import { countMatchingFacts, decodeFactCursor, listFacts } from '../store/fact-queries';
 import { createManualFact, editFact, factHistory, setRecallMode } from '../store/fact-edits';
 import { listContexts } from '../store/contexts';
@@ -31,10 +31,10 @@ interface ObservedFact {
 }
 
 /**
- * Stores one fact a session observed (facts.add, and each fact of facts.addBatch, whose errors
- * name the fact: `at` is its field prefix). Inside the caller's write transaction.
+ * What a session observed, as the store records it (facts.add, and each fact of facts.addBatch,
+ * whose errors name the fact: `at` is its field prefix). Inside the caller's write transaction.
  */
-function observe(engine: Engine, scopes: SessionScopes, fact: ObservedFact, at = ''): RecordResult {
+function observation(engine: Engine, scopes: SessionScopes, fact: ObservedFact, at = ''): Observation {
   const sessionId = scopes.session.id;
   if (fact.messageId) {
     const message = getMessage(engine.db, fact.messageId);
@@ -42,19 +42,15 @@ function observe(engine: Engine, scopes: SessionScopes, fact: ObservedFact, at =
     if (message.sessionId !== sessionId) throw invalid(`${at}messageId`, 'belongs to another session');
   }
   // Evidence always names the owner: a team member's observation supports its lead's context.
-  return recordFact(
-    engine.db,
-    {
-      text: fact.text,
-      kind: fact.kind,
-      confidence: fact.confidence,
-      origin: 'manual',
-      target: coerceScope(scopes, fact.scope, fact.kind),
-      sessionId,
-      messageId: fact.messageId ?? null,
-    },
-    engine.clock.now(),
-  );
+  return {
+    text: fact.text,
+    kind: fact.kind,
+    confidence: fact.confidence,
+    origin: 'manual',
+    target: coerceScope(scopes, fact.scope, fact.kind),
+    sessionId,
+    messageId: fact.messageId ?? null,
+  };
 }
 
 /** A scope key filter is only meaningful with its scope; workspace paths are normalized like sessions'. */
@@ -139,7 +135,9 @@ export const factHandlers: Handlers<typeof factCommands> = {
 
   'facts.add': (engine, input) => {
     refuseSecrets(input.text);
-    const result = writeTx(engine.db, () => observe(engine, resolveScopes(engine.db, input.sessionId), input));
+    const result = writeTx(engine.db, () =>
+      recordFact(engine.db, observation(engine, resolveScopes(engine.db, input.sessionId), input), engine.clock.now()),
+    );
     if (!result.unchanged) engine.events.emit('facts-changed', { sessionIds: [input.sessionId] });
     return result;
   },
@@ -148,7 +146,8 @@ export const factHandlers: Handlers<typeof factCommands> = {
     facts.forEach((f, i) => refuseSecrets(f.text, `facts.${i}.text`));
     const results = writeTx(engine.db, () => {
       const scopes = resolveScopes(engine.db, sessionId);
-      return facts.map((f, i) => observe(engine, scopes, f, `facts.${i}.`));
+      const observed = facts.map((f, i) => observation(engine, scopes, f, `facts.${i}.`));
+      return recordFacts(engine.db, observed, engine.clock.now());
     });
     const count = (flag: 'created' | 'reinforced' | 'unchanged') => results.filter((r) => r[flag]).length;
     if (count('unchanged') < results.length) engine.events.emit('facts-changed', { sessionIds: [sessionId] });

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { writeFileAtomically } from '../wiki/atomic';
 import type { EngineBase } from '../engine-parts';
 import { writeTx, type Db } from '../store/db';
-import { recordFact } from '../store/facts';
+import { recordFacts } from '../store/facts';
 import { getSession } from '../store/sessions';
 import { importedBulletsHash, rememberLegacyImport } from '../store/legacy-import-sessions';
 import { CONFIDENCES, FACT_KINDS, SCOPES, type Confidence, type FactKind, type Scope } from '../../shared/domain';
@@ -289,20 +289,16 @@ async function importSession(
       if (!getSession(deps.db, sessionId)) return 'missing';
       if (alreadyDone()) return 'already';
       const now = deps.now();
-      for (const c of chunks[i]!) {
-        const r = recordFact(
-          deps.db,
-          {
-            text: c.text,
-            kind: c.kind,
-            confidence: c.confidence,
-            origin: 'legacy_note',
-            target: c.target,
-            sessionId,
-            messageId: null,
-          },
-          now,
-        );
+      const observed = chunks[i]!.map((c) => ({
+        text: c.text,
+        kind: c.kind,
+        confidence: c.confidence,
+        origin: 'legacy_note' as const,
+        target: c.target,
+        sessionId,
+        messageId: null,
+      }));
+      for (const r of recordFacts(deps.db, observed, now)) {
         report.facts++;
         if (r.created) report.factsCreated++;
         if (r.created || r.reinforced) report.evidenceCreated++;

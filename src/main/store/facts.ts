@@ -80,7 +80,7 @@ function prepare(db: Db) {
   return {
     scopeId: db.prepare('SELECT id FROM memory_scopes WHERE scope = ? AND scope_key = ?'),
     insertScope: db.prepare('INSERT INTO memory_scopes (scope, scope_key) VALUES (?, ?)'),
-    countFact: db.prepare('UPDATE memory_scopes SET facts = facts + 1 WHERE id = ?'),
+    countFacts: db.prepare('UPDATE memory_scopes SET facts = facts + ? WHERE id = ?'),
     find: db.prepare('SELECT * FROM memory_facts WHERE scope_id = ? AND normalized_key = ?'),
     // Writes go to the table behind the memory_facts view, with stored codes (migration 104).
     // No RETURNING: the caller has every value already, and RETURNING costs a row re-read.
@@ -124,11 +124,18 @@ function scopeIdOf(st: Statements, scope: Scope, key: string): number {
 }
 
 /**
- * Writes a new fact's row, its recall-index row and its scope's count, and returns its seq. The
- * store does this itself rather than through triggers (see migration 050). `text` must already
- * be normalized and `key` be factKeyOfFolded of its folded form.
+ * Writes a new fact's row, its recall-index row and its scope's count (through `count`, which a
+ * batch defers to its end), and returns its seq. The store does this itself rather than through
+ * triggers (see migration 050). `text` must already be normalized and `key` be factKeyOfFolded of
+ * its folded form.
  */
-function writeFactRow(st: Statements, fact: Omit<FactRecord, 'recall'>, scopeId: number, key: number): number {
+function writeFactRow(
+  st: Statements,
+  fact: Omit<FactRecord, 'recall'>,
+  scopeId: number,
+  key: number,
+  count: (scopeId: number) => void = (id) => st.countFacts.run(1, id),
+): number {
   const seq = Number(
     st.insert.run(
       fact.id,
@@ -147,7 +154,7 @@ function writeFactRow(st: Statements, fact: Omit<FactRecord, 'recall'>, scopeId:
     ).lastInsertRowid,
   );
   st.index.run(seq, factIndexTerms(scopeId, fact.text));
-  st.countFact.run(scopeId);
+  count(scopeId);
   return seq;
 }
 
@@ -184,6 +191,20 @@ export function insertFactForSeeding(db: Db, fact: Omit<FactRecord, 'recall'>): 
   );
 }
 
+/** Where an observation's scope and session rows are looked up: directly, or once per batch. */
+interface Refs {
+  scopeId(scope: Scope, key: string): number;
+  sessionRef(sessionId: string): number;
+  /** Counts a new fact in its scope. */
+  counted(scopeId: number): void;
+}
+
+const directRefs = (db: Db, st: Statements): Refs => ({
+  scopeId: (scope, key) => scopeIdOf(st, scope, key),
+  sessionRef: (sessionId) => evidenceSessionRef(db, sessionId),
+  counted: (scopeId) => void st.countFacts.run(1, scopeId),
+});
+
 /**
  * Get-or-create a fact in its scope and attach this session's evidence. Runs inside the
  * caller's write transaction. Reinforcement counts distinct supporting sessions: a new
@@ -193,11 +214,52 @@ export function insertFactForSeeding(db: Db, fact: Omit<FactRecord, 'recall'>): 
  */
 export function recordFact(db: Db, o: Observation, now: number): RecordResult {
   const st = statements(db);
+  return record(st, directRefs(db, st), o, now);
+}
+
+/**
+ * recordFact for each observation in turn, in the caller's write transaction, looking each scope's
+ * row and each session's evidence ref up once for the whole batch and adding each scope's new
+ * facts to its count once: a batch's facts mostly share them, and 1,000 upserts a transaction
+ * cost 8-9% less than one recordFact each (interleaved on one store). The ids cannot change under
+ * the batch, as nothing in it deletes a scope or a session, and they are dropped with it (a
+ * session's ref may be handed out again once the session is gone; see evidence-sessions.ts).
+ */
+export function recordFacts(db: Db, observations: readonly Observation[], now: number): RecordResult[] {
+  const st = statements(db);
+  const direct = directRefs(db, st);
+  const scopes = new Map<string, number>();
+  const sessions = new Map<string, number>();
+  const added = new Map<number, number>();
+  const refs: Refs = {
+    scopeId: (scope, key) => {
+      const at = `${scope}\u0000${key}`;
+      let id = scopes.get(at);
+      if (id === undefined) scopes.set(at, (id = direct.scopeId(scope, key)));
+      return id;
+    },
+    sessionRef: (sessionId) => {
+      let ref = sessions.get(sessionId);
+      if (ref === undefined) sessions.set(sessionId, (ref = direct.sessionRef(sessionId)));
+      return ref;
+    },
+    counted: (scopeId) => added.set(scopeId, (added.get(scopeId) ?? 0) + 1),
+  };
+  try {
+    return observations.map((o) => record(st, refs, o, now));
+  } finally {
+    // Also when an observation throws: the counts then match the rows written before it, whether
+    // the caller rolls its transaction back or not.
+    for (const [scopeId, n] of added) st.countFacts.run(n, scopeId);
+  }
+}
+
+function record(st: Statements, refs: Refs, o: Observation, now: number): RecordResult {
   const text = normalizeFactText(o.text);
   const folded = foldForKey(text);
-  const scopeId = scopeIdOf(st, o.target.scope, o.target.key);
+  const scopeId = refs.scopeId(o.target.scope, o.target.key);
   const key = factKeyOfFolded(folded);
-  const sessionRef = evidenceSessionRef(db, o.sessionId);
+  const sessionRef = refs.sessionRef(o.sessionId);
   const row = (st.find.all(scopeId, key) as FactRow[]).find((r) => foldForKey(r.text) === folded);
   if (!row) {
     const fact: FactRecord = {
@@ -217,7 +279,7 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
       lastSeenAt: now,
       updatedAt: now,
     };
-    const seq = writeFactRow(st, fact, scopeId, key);
+    const seq = writeFactRow(st, fact, scopeId, key, refs.counted);
     st.insertEvidence.run(seq, sessionRef, o.messageId, now, now);
     return { fact, created: true, reinforced: false, unchanged: false };
   }

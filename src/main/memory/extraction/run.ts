@@ -1,5 +1,5 @@
 import { writeTx, type Db } from '../../store/db';
-import { recordFact } from '../../store/facts';
+import { recordFacts } from '../../store/facts';
 import { resolveScopes } from '../scope';
 import { LlmError } from '../../llm/openai-client';
 import {
@@ -124,25 +124,21 @@ function commitWindow(deps: RunDeps, claim: Claim, sessionId: string, candidates
   return writeTx(deps.db, () => {
     if (!holdsLease(deps.db, claim)) return { lost: true as const };
     const now = deps.now();
-    let created = 0;
-    let reinforced = 0;
-    for (const c of accepted) {
-      const r = recordFact(
-        deps.db,
-        {
-          text: c.text,
-          kind: c.kind,
-          confidence: c.confidence,
-          origin: 'extraction',
-          target: c.target,
-          sessionId: scopes.owner.id,
-          messageId: evidenceMessage(claim.window, c.messageId),
-        },
-        now,
-      );
-      if (r.created) created++;
-      if (r.reinforced) reinforced++;
-    }
+    const results = recordFacts(
+      deps.db,
+      accepted.map((c) => ({
+        text: c.text,
+        kind: c.kind,
+        confidence: c.confidence,
+        origin: 'extraction' as const,
+        target: c.target,
+        sessionId: scopes.owner.id,
+        messageId: evidenceMessage(claim.window, c.messageId),
+      })),
+      now,
+    );
+    const created = results.filter((r) => r.created).length;
+    const reinforced = results.filter((r) => r.reinforced).length;
     const next = advanceCursor(deps.db, claim, {
       factsStored: accepted.length,
       rejected: rejected.length,

@@ -123,6 +123,12 @@ function scopeIdOf(st: Statements, scope: Scope, key: string): number {
   return row?.id ?? Number(st.insertScope.run(scope, key).lastInsertRowid);
 }
 
+/** Adds one fact to its scope's count, as each write outside a batch does. */
+const countOne =
+  (st: Statements) =>
+  (scopeId: number): void =>
+    void st.countFacts.run(1, scopeId);
+
 /**
  * Writes a new fact's row, its recall-index row and its scope's count (through `count`, which a
  * batch defers to its end), and returns its seq. The store does this itself rather than through
@@ -134,7 +140,7 @@ function writeFactRow(
   fact: Omit<FactRecord, 'recall'>,
   scopeId: number,
   key: number,
-  count: (scopeId: number) => void = (id) => st.countFacts.run(1, id),
+  count: (scopeId: number) => void = countOne(st),
 ): number {
   const seq = Number(
     st.insert.run(
@@ -202,7 +208,7 @@ interface Refs {
 const directRefs = (db: Db, st: Statements): Refs => ({
   scopeId: (scope, key) => scopeIdOf(st, scope, key),
   sessionRef: (sessionId) => evidenceSessionRef(db, sessionId),
-  counted: (scopeId) => void st.countFacts.run(1, scopeId),
+  counted: countOne(st),
 });
 
 /**

@@ -1,5 +1,6 @@
 import type { Scope } from '../../shared/domain';
 import { redactSecrets } from './secrets';
+import { collapseSpace } from '../../shared/whitespace';
 
 /** What memory_search returns, and how each source hands its candidates to the merge (see search.ts). */
 export interface SearchHit {
@@ -32,7 +33,7 @@ const EXCERPT_LEAD = 120;
  * Secrets are replaced by `[redacted <kind>]` before the window is cut, so no part of one shows.
  */
 export function excerpt(text: string, query: readonly string[]): string {
-  const flat = redactSecrets(text.replace(/\s+/gu, ' ').trim()).text;
+  const flat = redactSecrets(collapseSpace(text)).text;
   if (flat.length <= EXCERPT_CHARS) return flat;
   const lower = flat.toLowerCase();
   let first = -1;

@@ -18,6 +18,7 @@ import { notFound } from '../../shared/errors';
 import { ownerOf } from './scope';
 import { createChatClient, llmConfigFromSettings } from '../llm/openai-client';
 import { redactSecrets } from './secrets';
+import { collapseSpace } from '../../shared/whitespace';
 
 /**
  * Working memory: the session's provider-visible window, and context compaction.
@@ -89,7 +90,7 @@ const label = (r: Row): string => {
 };
 
 /** One line of a summary or a model-bound transcript: secrets redacted, whitespace collapsed. */
-const flat = (s: string) => redactSecrets(s.replace(/\s+/gu, ' ').trim()).text;
+const flat = (s: string) => redactSecrets(collapseSpace(s)).text;
 const clip = (s: string, n: number) => (s.length <= n ? s : s.slice(0, n - 1).trimEnd() + '…');
 
 /**

@@ -135,4 +135,26 @@ describe('forget', () => {
     await t.run('sessions.delete', { sessionId: s.a.id });
     expect(t.engine.db.prepare('SELECT count(*) AS n FROM dream_log').get()).toEqual({ n: 0 });
   });
+
+  it("a member's forget hands the lead only the facts the lead has no evidence of", async () => {
+    const lead = await t.run('sessions.create', { projectId: 'p', title: 'lead' });
+    const member = await t.run('sessions.create', { kind: 'team-member', parentSessionId: lead.id });
+    const add = (sessionId: string, text: string) => t.run('facts.add', { sessionId, scope: 'project', text });
+    const both = (await add(member.id, 'Both saw this')).fact;
+    await add(lead.id, 'Both saw this');
+    const memberOnly = (await add(member.id, 'Only the member saw this')).fact;
+    // The lead has evidence of something else, so it has an evidence ref of its own.
+    await add(lead.id, 'The lead saw this alone');
+    const r = await t.run('sessions.delete', { sessionId: member.id });
+    expect(r.deleted).toEqual([]);
+    expect(r.kept).toEqual([
+      expect.objectContaining({ id: both.id, reinforcementAfter: 1, supportedBy: [lead.id], handedToLead: false }),
+      expect.objectContaining({ id: memberOnly.id, reinforcementAfter: 1, supportedBy: [lead.id], handedToLead: true }),
+    ]);
+    for (const id of [both.id, memberOnly.id]) {
+      const fact = await t.run('facts.get', { factId: id });
+      expect(fact.reinforcement).toBe(1);
+      expect(fact.evidence.map((e) => e.sessionId)).toEqual([lead.id]);
+    }
+  });
 });

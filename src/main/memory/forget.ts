@@ -14,7 +14,7 @@ import {
   factEvidenceCount,
   factSeqOf,
   reportStaged,
-  stagedFactSeqs,
+  stagedRecallRows,
   stageForget,
   type ForgottenFact,
   type KeptFact,
@@ -61,7 +61,7 @@ export function forgetSession(db: Db, sessionId: string, opts: ForgetOptions): S
     stageForget(db, closure, lead);
     const report: SessionForgetReport = { dryRun: opts.dryRun, sessionIds: closure, ...reportStaged(db, lead) };
     if (!opts.dryRun) {
-      scrubRecallBlocks(db, stagedFactSeqs(db), new Set(report.deleted.map((f) => f.id)), new Set(closure));
+      scrubRecallBlocks(db, stagedRecallRows(db), new Set(report.deleted.map((f) => f.id)), new Set(closure));
       applyStaged(db, lead);
       queueForgetFollowUps(
         db,
@@ -83,11 +83,11 @@ export function forgetSession(db: Db, sessionId: string, opts: ForgetOptions): S
  */
 function scrubRecallBlocks(
   db: Db,
-  factSeqs: readonly number[],
+  blocks: readonly { id: string; content: string }[],
   deletedFactIds: ReadonlySet<string>,
   forgottenSessions: ReadonlySet<string>,
 ): void {
-  for (const row of recallRowsOf(db, factSeqs)) {
+  for (const row of blocks) {
     const next = forgetInBlock(row.content, deletedFactIds, forgottenSessions);
     if (next !== row.content) rewriteRecallRow(db, row.id, next);
   }
@@ -106,7 +106,7 @@ export function forgetFact(db: Db, factId: string, opts: ForgetOptions): FactFor
     if (!fact) throw notFound('fact', factId, 'factId');
     const evidenceRemoved = factEvidenceCount(db, factId);
     if (!opts.dryRun) {
-      scrubRecallBlocks(db, [factSeqOf(db, factId)!], new Set([factId]), new Set());
+      scrubRecallBlocks(db, recallRowsOf(db, [factSeqOf(db, factId)!]), new Set([factId]), new Set());
       deleteFact(db, factId);
       queueForgetFollowUps(db, { sessionIds: [], factIds: [factId] }, opts.now ?? Date.now());
     }

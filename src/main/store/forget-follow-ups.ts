@@ -6,11 +6,16 @@ import type { Db } from './db';
  * next start if the process stopped first.
  */
 export function queueForgetFollowUps(db: Db, what: { sessionIds: string[]; factIds: string[] }, now: number): void {
-  const wiki = db.prepare(
-    "INSERT INTO forget_follow_ups (step, session_id, fact_id, created_at) VALUES ('wiki', ?, ?, ?)",
-  );
-  for (const id of what.sessionIds) wiki.run(id, null, now);
-  for (const id of what.factIds) wiki.run(null, id, now);
+  // One statement per list: a session's forget queues one row per deleted fact, thousands of them.
+  const wiki = (column: 'session_id' | 'fact_id', ids: readonly string[]) => {
+    if (ids.length === 0) return;
+    db.prepare(
+      `INSERT INTO forget_follow_ups (step, ${column}, created_at)
+       SELECT 'wiki', value, ? FROM json_each(?) ORDER BY key`,
+    ).run(now, JSON.stringify(ids));
+  };
+  wiki('session_id', what.sessionIds);
+  wiki('fact_id', what.factIds);
   db.prepare("INSERT INTO forget_follow_ups (step, created_at) VALUES ('disk', ?)").run(now);
 }
 

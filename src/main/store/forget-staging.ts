@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import { evidenceSessionRef } from './evidence-sessions';
+import { evidenceSessionRef, existingEvidenceSessionRef } from './evidence-sessions';
 import type { Scope } from '../../shared/domain';
 
 /**
@@ -28,30 +28,44 @@ export interface KeptFact extends ForgottenFact {
  */
 export function stageForget(db: Db, closure: string[], lead: string | null): void {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS forget_sessions (id TEXT PRIMARY KEY)');
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS forget_refs (ref INTEGER PRIMARY KEY)');
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS forget_fact_seqs (
     seq INTEGER PRIMARY KEY, survivors INTEGER NOT NULL, handed INTEGER NOT NULL DEFAULT 0)`);
-  db.exec('DELETE FROM forget_sessions; DELETE FROM forget_fact_seqs;');
+  clearStaged(db);
   const addSession = db.prepare('INSERT INTO forget_sessions (id) VALUES (?)');
   for (const id of closure) addSession.run(id);
+  // Evidence names its session by ref: reading the rows by ref uses their session index, where
+  // the memory_fact_evidence view (which joins the refs' session ids) read every row.
+  db.exec(`INSERT INTO forget_refs (ref)
+    SELECT ref FROM memory_evidence_sessions WHERE session_id IN (SELECT id FROM forget_sessions)`);
+  const leadRef = lead === null ? null : (existingEvidenceSessionRef(db, lead) ?? null);
   db.prepare(
     `INSERT INTO forget_fact_seqs (seq, survivors, handed)
      SELECT seq, outside + handed, handed FROM (
        SELECT e.fact_seq AS seq,
-              (SELECT count(*) FROM memory_fact_evidence o WHERE o.fact_seq = e.fact_seq) - count(*) AS outside,
-              (@lead IS NOT NULL AND NOT EXISTS (
-                 SELECT 1 FROM memory_fact_evidence l WHERE l.fact_seq = e.fact_seq AND l.session_id = @lead)) AS handed
-       FROM memory_fact_evidence e WHERE e.session_id IN (SELECT id FROM forget_sessions)
+              (SELECT count(*) FROM memory_fact_evidence_rows o WHERE o.fact_seq = e.fact_seq) - count(*) AS outside,
+              (@hasLead AND NOT EXISTS (
+                 SELECT 1 FROM memory_fact_evidence_rows l WHERE l.fact_seq = e.fact_seq AND l.session_ref = @leadRef)) AS handed
+       FROM memory_fact_evidence_rows e WHERE e.session_ref IN (SELECT ref FROM forget_refs)
        GROUP BY e.fact_seq)`,
-  ).run({ lead });
+  ).run({ hasLead: lead === null ? 0 : 1, leadRef });
 }
 
-/** Every fact the staged sessions support (deleted or kept). */
-export function stagedFactSeqs(db: Db): number[] {
-  return (db.prepare('SELECT seq FROM forget_fact_seqs').all() as { seq: number }[]).map((r) => r.seq);
+/**
+ * The persisted recall blocks holding any fact the staged sessions support (deleted or kept), read
+ * by joining the stage rather than passing its thousands of seqs back in.
+ */
+export function stagedRecallRows(db: Db): { id: string; content: string }[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT m.id, m.content FROM forget_fact_seqs t
+       JOIN recall_row_facts r ON r.fact_seq = t.seq JOIN session_messages m ON m.id = r.message_id`,
+    )
+    .all() as { id: string; content: string }[];
 }
 
 export function clearStaged(db: Db): void {
-  db.exec('DELETE FROM forget_sessions; DELETE FROM forget_fact_seqs;');
+  db.exec('DELETE FROM forget_sessions; DELETE FROM forget_refs; DELETE FROM forget_fact_seqs;');
 }
 
 export interface StagedForget {
@@ -86,7 +100,7 @@ export function reportStaged(db: Db, lead: string | null): StagedForget {
     deleted,
     kept,
     evidenceRemoved: count(
-      'SELECT count(*) AS n FROM memory_fact_evidence WHERE session_id IN (SELECT id FROM forget_sessions)',
+      'SELECT count(*) AS n FROM memory_fact_evidence_rows WHERE session_ref IN (SELECT ref FROM forget_refs)',
     ),
     messagesRemoved: count(
       'SELECT count(*) AS n FROM session_messages WHERE session_id IN (SELECT id FROM forget_sessions)',
@@ -94,16 +108,22 @@ export function reportStaged(db: Db, lead: string | null): StagedForget {
   };
 }
 
-/** Up to five surviving supporters per kept fact, oldest evidence first. */
+/**
+ * Up to five surviving supporters per kept fact, oldest evidence first. CROSS JOIN keeps the stage
+ * the outer loop: the temp table has no statistics, and the planner otherwise read every evidence
+ * row of the store.
+ */
 function supportersOutside(db: Db): Map<number, string[]> {
   const supportersOf = new Map<number, string[]>();
   for (const r of db
     .prepare(
       `SELECT fact_seq, session_id FROM (
-         SELECT e.fact_seq, e.session_id,
-                row_number() OVER (PARTITION BY e.fact_seq ORDER BY e.created_at, e.session_id) AS n
-         FROM forget_fact_seqs t JOIN memory_fact_evidence e ON e.fact_seq = t.seq
-         WHERE t.survivors > 0 AND e.session_id NOT IN (SELECT id FROM forget_sessions))
+         SELECT e.fact_seq, s.session_id,
+                row_number() OVER (PARTITION BY e.fact_seq ORDER BY e.created_at, s.session_id) AS n
+         FROM forget_fact_seqs t
+         CROSS JOIN memory_fact_evidence_rows e ON e.fact_seq = t.seq
+         JOIN memory_evidence_sessions s ON s.ref = e.session_ref
+         WHERE t.survivors > 0 AND e.session_ref NOT IN (SELECT ref FROM forget_refs))
        WHERE n <= 5`,
     )
     .all() as { fact_seq: number; session_id: string }[]) {
@@ -120,18 +140,17 @@ export function applyStaged(db: Db, lead: string | null): void {
     db.prepare(
       `INSERT INTO memory_fact_evidence_rows (fact_seq, session_ref, message_id, created_at, last_seen_at)
        SELECT t.seq, @leadRef, NULL,
-              (SELECT min(e.created_at) FROM memory_fact_evidence e
-                WHERE e.fact_seq = t.seq AND e.session_id IN (SELECT id FROM forget_sessions)),
-              (SELECT max(e.last_seen_at) FROM memory_fact_evidence e
-                WHERE e.fact_seq = t.seq AND e.session_id IN (SELECT id FROM forget_sessions))
+              (SELECT min(e.created_at) FROM memory_fact_evidence_rows e
+                WHERE e.fact_seq = t.seq AND e.session_ref IN (SELECT ref FROM forget_refs)),
+              (SELECT max(e.last_seen_at) FROM memory_fact_evidence_rows e
+                WHERE e.fact_seq = t.seq AND e.session_ref IN (SELECT ref FROM forget_refs))
        FROM forget_fact_seqs t WHERE t.handed = 1`,
     ).run({ leadRef: evidenceSessionRef(db, lead) });
     // The lead's source page cites the member's messages: Dream rewrites it on its next run.
     db.prepare('UPDATE dream_log SET evidence_at = NULL WHERE session_id = ?').run(lead);
   }
   db.exec(`
-    DELETE FROM memory_fact_evidence_rows WHERE session_ref IN (
-      SELECT ref FROM memory_evidence_sessions WHERE session_id IN (SELECT id FROM forget_sessions));
+    DELETE FROM memory_fact_evidence_rows WHERE session_ref IN (SELECT ref FROM forget_refs);
     DELETE FROM memory_evidence_sessions WHERE session_id IN (SELECT id FROM forget_sessions);
     DELETE FROM memory_fact_rows WHERE seq IN (SELECT seq FROM forget_fact_seqs WHERE survivors = 0);
     UPDATE memory_fact_rows SET reinforcement = (SELECT survivors FROM forget_fact_seqs t WHERE t.seq = memory_fact_rows.seq)

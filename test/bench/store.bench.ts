@@ -79,8 +79,8 @@ async function main() {
   upsert(2_000, () => witness, 1_000_000);
 
   // A forget comes from a person, not in the same tick as a bulk load: by then the engine has copied
-  // the load's WAL back between requests (wal-checkpoints.ts). Without this, the forget's commit
-  // would pay for copying the load's last ~12 MB of WAL (SQLite's own checkpoint at that size).
+  // the load's WAL back between requests (wal-checkpoints.ts). Without this, the forget's commit may
+  // set off SQLite's own checkpoint (at ~12 MB of WAL) and copy what the load wrote.
   t0 = performance.now();
   const copied = passiveCheckpoint(db);
   console.log(

@@ -7,3 +7,6 @@ const UNCOLLAPSED_SPACE = /\s{2,}|[^\S ]/gu;
 
 /** Whitespace runs collapsed to one space, ends trimmed. */
 export const collapseSpace = (text: string): string => text.replace(UNCOLLAPSED_SPACE, ' ').trim();
+
+/** NFC with whitespace runs collapsed: the form facts are stored in and queries are read in. */
+export const normalizedText = (text: string): string => collapseSpace(text.normalize('NFC'));

@@ -1,16 +1,15 @@
 import { hash } from 'node:crypto';
-import { collapseSpace } from '../../shared/whitespace';
+import { normalizedText } from '../../shared/whitespace';
 
 /**
  * A run of separators (not letters or digits) that is not already a single space: as with
- * collapseSpace, replacing only these gives what replacing every run gives, for less.
+ * collapseSpace (shared/whitespace.ts), replacing only these gives what replacing every run
+ * gives, for less.
  */
 const UNCOLLAPSED_SEPARATOR = /[^\p{L}\p{N}]{2,}|[^\p{L}\p{N} ]/gu;
 
-/** NFC with whitespace runs collapsed: the stored form of a fact's text. */
-export function normalizeFactText(text: string): string {
-  return collapseSpace(text.normalize('NFC'));
-}
+/** NFC with whitespace runs collapsed: the stored form of a fact's text (as the contract reads it). */
+export const normalizeFactText = normalizedText;
 
 /**
  * The dedup form of a text: case-folded, punctuation folded to spaces, whitespace collapsed.

@@ -13,14 +13,14 @@ import {
   scopeRef,
 } from '../schemas';
 import { COERCION_REASONS, FACT_TEXT_MAX } from '../domain';
-import { collapseSpace } from '../whitespace';
+import { normalizedText } from '../whitespace';
 
 export const FACT_SORTS = ['reinforcement', 'confidence', 'recency', 'relevance'] as const;
 
 /** A fact's text as every write stores it: NFC, whitespace collapsed, 1-500 characters. */
 const factText = z
   .string()
-  .transform((t) => collapseSpace(t.normalize('NFC')))
+  .transform(normalizedText)
   .pipe(z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`));
 
 const actor = z
@@ -75,7 +75,7 @@ const observedFact = () => ({
   messageId: id.optional().describe("The session's message that states the fact, cited as its evidence."),
   text: z
     .string()
-    .transform((t) => collapseSpace(t.normalize('NFC')))
+    .transform(normalizedText)
     .pipe(z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`))
     .describe(
       `The fact, one short statement (at most ${FACT_TEXT_MAX} characters), e.g. "We deploy with Docker Compose".`,

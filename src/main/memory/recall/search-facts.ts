@@ -10,7 +10,7 @@ import { citedEvidence } from '../../store/citations';
 import { factToken, quoteToken } from '../../text/fact-index';
 import { finalScore, queryMatcher, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { withPinned } from './pinned';
-import { collapseSpace } from '../../../shared/whitespace';
+import { normalizedText } from '../../../shared/whitespace';
 import { candidateRows, storedScopes } from '../../store/recall-candidates';
 import { confidenceOf, kindOf } from '../../store/fact-codes';
 import type { ScopeRef } from '../../../shared/schemas';
@@ -53,7 +53,7 @@ export interface FactSearchResult {
 
 /** The recall query: whitespace collapsed, at most 500 characters. */
 export const QUERY_MAX_CHARS = 500;
-export const recallQueryText = (text: string): string => collapseSpace(text.normalize('NFC')).slice(0, QUERY_MAX_CHARS);
+export const recallQueryText = (text: string): string => normalizedText(text).slice(0, QUERY_MAX_CHARS);
 
 const FACT_INDEX: CandidateIndex = { table: 'memory_facts_fts', newestFirst: 'DESC' };
 

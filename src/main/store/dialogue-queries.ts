@@ -1,6 +1,6 @@
 import type { Db } from './db';
 import type { SessionRecord } from '../../shared/schemas';
-import { prepared, preparedRaw } from './prepared';
+import { jsonRows, prepared } from './prepared';
 
 /**
  * The reads behind memory_search over dialogue: the indexed turns a candidate lookup found,
@@ -83,13 +83,14 @@ function sessionColumns(db: Db, ids: readonly string[]): Map<string, SessionColu
 /** The eligible turns behind a set of dialogue index rowids. */
 export function turnsByRowid(db: Db, rowids: readonly number[]): DialogueTurn[] {
   if (rowids.length === 0) return [];
-  const rows = preparedRaw(
+  const rows = jsonRows<TurnRow>(
     db,
-    `SELECT r.rowid, ${TURN_COLUMNS}
-       FROM dialogue_index_rows r
+    `r.rowid, ${TURN_COLUMNS}`,
+    `FROM dialogue_index_rows r
        JOIN session_messages m ON m.id = r.message_id
        WHERE r.rowid IN (SELECT value FROM json_each(?)) AND ${ELIGIBLE}`,
-  ).all(JSON.stringify(rowids)) as TurnRow[];
+    JSON.stringify(rowids),
+  );
   return withSessions(db, rows);
 }
 
@@ -112,19 +113,20 @@ export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<stri
     `(SELECT m.rowid FROM session_messages m
        WHERE m.session_id = t.value ->> 0 AND m.seq ${op} t.value ->> 1 AND ${ELIGIBLE}
        ORDER BY m.seq ${order} LIMIT 1)`;
-  const sides = prepared(
+  // Each turn's index in `turns`, then its previous and next neighbour's rowid.
+  const sides = jsonRows<[number, number | null, number | null]>(
     db,
-    `SELECT t.key AS i, ${probe('<', 'DESC')} AS previous, ${probe('>', 'ASC')} AS next FROM json_each(?) t`,
-  ).all(JSON.stringify(turns.map((t) => [t.session_id, t.seq]))) as {
-    i: number;
-    previous: number | null;
-    next: number | null;
-  }[];
-  const wanted = [...new Set(sides.flatMap((r) => [r.previous, r.next]).filter((n): n is number => n !== null))];
-  const rows = preparedRaw(
+    `t.key, ${probe('<', 'DESC')}, ${probe('>', 'ASC')}`,
+    'FROM json_each(?) t',
+    JSON.stringify(turns.map((t) => [t.session_id, t.seq])),
+  );
+  const wanted = [...new Set(sides.flatMap(([, previous, next]) => [previous, next]).filter((n) => n !== null))];
+  const rows = jsonRows<TurnRow>(
     db,
-    `SELECT 0, ${TURN_COLUMNS} FROM session_messages m WHERE m.rowid IN (SELECT value FROM json_each(?))`,
-  ).all(JSON.stringify(wanted)) as TurnRow[];
+    `0, ${TURN_COLUMNS}`,
+    'FROM session_messages m WHERE m.rowid IN (SELECT value FROM json_each(?))',
+    JSON.stringify(wanted),
+  );
   // A neighbour is in its turn's session: the session's columns are the turn's.
   const known = new Map<string, SessionColumns>(turns.map((t) => [t.session_id, t]));
   const byRowid = new Map(withSessions(db, rows, known).map((t) => [t.message_rowid, t]));
@@ -134,9 +136,7 @@ export function neighbourTurns(db: Db, turns: readonly DialogueTurn[]): Map<stri
     const row = rowid === null ? undefined : byRowid.get(rowid);
     return row ? { ...row } : null;
   };
-  for (const side of sides) {
-    out.set(turns[side.i]!.id, { previous: turnAt(side.previous), next: turnAt(side.next) });
-  }
+  for (const [i, previous, next] of sides) out.set(turns[i]!.id, { previous: turnAt(previous), next: turnAt(next) });
   return out;
 }
 

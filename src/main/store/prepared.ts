@@ -24,7 +24,7 @@ const rawCache = new WeakMap<Db, Map<string, AnyStatement>>();
 /**
  * `prepared(db, sql)` in raw mode (rows as arrays), also compiled once per connection: asking a
  * shared cached statement for `.raw()` compiles a fresh one every time (see db.ts). Arrays skip
- * building an object per row, which is most of the cost of reading a few hundred candidate rows.
+ * building an object per row (for many rows, `jsonRows` below costs less still).
  */
 export function preparedRaw(db: Db, sql: string): AnyStatement {
   let m = rawCache.get(db);
@@ -32,4 +32,28 @@ export function preparedRaw(db: Db, sql: string): AnyStatement {
   let s = m.get(sql);
   if (!s) m.set(sql, (s = prepared(db, sql).raw(true) as AnyStatement));
   return s;
+}
+
+const pluckCache = new WeakMap<Db, Map<string, AnyStatement>>();
+
+/** `prepared(db, sql)` returning each row's first column alone, also compiled once per connection. */
+export function preparedPluck(db: Db, sql: string): AnyStatement {
+  let m = pluckCache.get(db);
+  if (!m) pluckCache.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = prepared(db, sql).pluck(true) as AnyStatement));
+  return s;
+}
+
+/**
+ * The rows of `SELECT columns from` as arrays, handed over as one JSON text. The driver builds
+ * every row it returns value by value through V8's API (~0.8 µs a row of a few columns, most of
+ * the cost of reading a search's candidates); JSON.parse builds the same arrays from one string
+ * for ~0.1 µs a row. Only for integer and text columns: JSON would round a REAL and cannot hold a
+ * BLOB. The rows come in no promised order (an aggregate's input has none): callers that need one
+ * sort them.
+ */
+export function jsonRows<T extends unknown[]>(db: Db, columns: string, from: string, ...params: unknown[]): T[] {
+  const sql = `SELECT json_group_array(json_array(${columns})) ${from}`;
+  return JSON.parse(preparedPluck(db, sql).get(...params) as string) as T[];
 }

@@ -1,6 +1,6 @@
 import type { Db } from './db';
 import type { ScopeRef } from '../../shared/schemas';
-import { prepared, preparedRaw } from './prepared';
+import { jsonRows, prepared, preparedPluck } from './prepared';
 
 /**
  * The reads behind a fact search's candidates, straight from memory_fact_rows and by scope id:
@@ -24,11 +24,11 @@ export function storedScopes(db: Db, visible: readonly ScopeRef[]): { id: number
  * newest `perScope` of each scope, one probe of the pinned-facts partial index per scope.
  */
 export function pinnedFactSeqs(db: Db, scopeIds: readonly number[], perScope: number): number[] {
-  const statement = prepared(
+  const statement = preparedPluck(
     db,
     `SELECT seq FROM memory_fact_rows WHERE scope_id = ? AND recall = 'pinned' ORDER BY seq DESC LIMIT ${perScope}`,
   );
-  return scopeIds.flatMap((id) => (statement.all(id) as { seq: number }[]).map((r) => r.seq));
+  return scopeIds.flatMap((id) => statement.all(id) as number[]);
 }
 
 /** A candidate as stored: seq, id, scope id, kind code, text, confidence code, reinforcement. */
@@ -36,9 +36,10 @@ export type CandidateRow = [number, string, number, number, string, number, numb
 
 /** The recallable facts (not paused) among these seqs, as arrays. */
 export function candidateRows(db: Db, seqs: readonly number[]): CandidateRow[] {
-  return preparedRaw(
+  return jsonRows<CandidateRow>(
     db,
-    `SELECT seq, id, scope_id, kind, text, confidence, reinforcement FROM memory_fact_rows
-     WHERE seq IN (SELECT value FROM json_each(?)) AND recall != 'paused'`,
-  ).all(JSON.stringify(seqs)) as CandidateRow[];
+    'seq, id, scope_id, kind, text, confidence, reinforcement',
+    `FROM memory_fact_rows WHERE seq IN (SELECT value FROM json_each(?)) AND recall != 'paused'`,
+    JSON.stringify(seqs),
+  );
 }

@@ -1,6 +1,6 @@
 import type { Db } from './db';
 import type { MessageRow } from './messages';
-import { preparedRaw } from './prepared';
+import { jsonRows } from './prepared';
 
 /**
  * The reads and the one write of a session's provider window (memory/working-memory): the
@@ -45,17 +45,20 @@ type WindowTuple = [
 ];
 
 /**
- * The newest `limit` rows of the window's range, newest first. Read as arrays and built here:
+ * The newest `limit` rows of the window's range, newest first. Read as JSON arrays and built here:
  * every turn reads up to 200 of them, and the driver's object per row was most of a turn's time.
  */
 export function newestWindowRows(db: Db, sessionId: string, limit: number): WindowRow[] {
-  const rows = preparedRaw(
+  const columns = `id, session_id, seq, role, content, hidden, side_chat_context, tool_call_round,
+       system_generated, is_summary, compacted, created_at, recall_degraded, model_context`;
+  const rows = jsonRows<WindowTuple>(
     db,
-    `SELECT id, session_id, seq, role, content, hidden, side_chat_context, tool_call_round,
-       system_generated, is_summary, compacted, created_at, recall_degraded, model_context
-     FROM session_messages
-     WHERE session_id = ? AND compacted = 0 AND is_summary = 0 ORDER BY seq DESC LIMIT ?`,
-  ).all(sessionId, limit) as WindowTuple[];
+    columns,
+    `FROM (SELECT ${columns} FROM session_messages
+       WHERE session_id = ? AND compacted = 0 AND is_summary = 0 ORDER BY seq DESC LIMIT ?)`,
+    sessionId,
+    limit,
+  ).sort((a, b) => b[2] - a[2]);
   return rows.map((r) => ({
     id: r[0],
     session_id: r[1],

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db';
-import { prepared } from '../../store/prepared';
+import { preparedPluck } from '../../store/prepared';
 import { surfaceForms } from '../../text/tokenize';
 
 /**
@@ -83,7 +83,7 @@ function indexRows(db: Db, index: CandidateIndex, match: string, cap: number, ol
   const sql = `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ${where}
      ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`;
   const params = olderThan === undefined ? [match] : [match, olderThan];
-  return (prepared(db, sql).all(...params) as { rowid: number }[]).map((r) => r.rowid);
+  return preparedPluck(db, sql).all(...params) as number[];
 }
 
 export function findCandidates(

@@ -1,6 +1,5 @@
 import type { Engine } from './engine';
 import { releaseMemoryMap } from './store/db';
-import { forgetFoldedWords } from './text/words';
 
 /**
  * How long a long-running process must have served no request before it gives memory back. An
@@ -29,8 +28,8 @@ export function compactHeap(collect: Collect | undefined = (globalThis as { gc?:
  * Gives back what only serving requests needs: the read-lane workers (each a V8 heap and a page
  * cache; the next recall or search starts one again, answered on the calling thread meanwhile),
  * the rule extractor's child process with its English model (the next extraction starts it
- * again), the pages of the writer's memory map, the words this thread folded and the
- * heap's empty pages. What it did, for the log and tests.
+ * again), the pages of the writer's memory map and the heap's empty pages. What it did, for the
+ * log and tests.
  */
 export function rest(engine: Pick<Engine, 'db' | 'readLane' | 'extractionProcess'>): {
   workers: number;
@@ -38,8 +37,6 @@ export function rest(engine: Pick<Engine, 'db' | 'readLane' | 'extractionProcess
 } {
   const workers = engine.readLane.rest() + (engine.extractionProcess.rest() ? 1 : 0);
   releaseMemoryMap(engine.db);
-  // Searches answered on this thread while a worker started left their folded words here.
-  forgetFoldedWords();
   return { workers, heapCompacted: compactHeap() };
 }
 

@@ -11,7 +11,7 @@ import {
   bagMatch,
 } from '../../src/main/memory/recall/rank';
 import type { RankedFact } from '../../src/main/memory/recall/search-facts';
-import { queryTerms } from '../../src/main/text/tokenize';
+import { STOP_WORDS, normalizeToken, queryTerms, rawTokens } from '../../src/main/text/tokenize';
 
 const fact = (id: string, text: string, extra: Partial<RankedFact> = {}): RankedFact => ({
   id,
@@ -158,6 +158,55 @@ describe('a counted text (textBag) matches a query as lexicalMatch does', () => 
       for (const query of queries) {
         expect(bagMatch(bag, query)).toEqual(lexicalMatch(text, query));
       }
+    }
+  });
+});
+
+describe('lexicalMatch matches words by the query terms’ surface forms', () => {
+  // What it must equal: every word of the text folded, counted when its fold is a query term, and
+  // the phrase compared over the folded content words.
+  function foldEveryWord(text: string, query: readonly string[], sequence: readonly string[]) {
+    const counts = new Map(query.map((q) => [q, 0]));
+    const content: (string | null)[] = [];
+    let length = 0;
+    for (const raw of rawTokens(text)) {
+      const folded = normalizeToken(raw);
+      const t = counts.has(folded) ? folded : null;
+      if (t !== null) counts.set(t, counts.get(t)! + 1);
+      if (STOP_WORDS.has(raw)) continue;
+      length++;
+      content.push(t);
+    }
+    const matched = [...counts].filter(([, c]) => c > 0).map(([q]) => q);
+    const run = sequence.length >= 2 && matched.length >= 2 ? phraseRun(content, sequence) : 0;
+    return {
+      coverage: query.length ? matched.length / query.length : 0,
+      overlap: [...counts.values()].reduce((a, b) => a + b, 0),
+      matched: matched.sort(),
+      length,
+      counts,
+      phrase: run >= 2 ? run / sequence.length : 0,
+    };
+  }
+
+  // Stems and endings that exercise every folding rule (ies, ing, ed, s, ss, doubled letters),
+  // stop-words, digits and non-ASCII words. A query takes its words' stems from the text and
+  // their endings at random, so that it names the text's words in other forms.
+  const STEMS = ['run', 'stud', 'pas', 'bel', 'deploy', 'use', 'tie', 'bu', 'the', 'is', 'café', 'ß', 'v2', '2022'];
+  const ENDINGS = ['', 's', 'es', 'ies', 'y', 'ing', 'ning', 'ed', 'ped', 'ss', 'sed', 'l', 'ls', 'e'];
+  let state = 11;
+  const next = (n: number) => Math.floor(((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
+
+  it('gives what folding every word gives, over 3,000 generated texts and queries', () => {
+    for (let i = 0; i < 3000; i++) {
+      const stems = Array.from({ length: next(14) }, () => STEMS[next(STEMS.length)]!);
+      const text = stems.map((stem) => stem + ENDINGS[next(ENDINGS.length)]!).join(next(2) ? ' ' : ', ');
+      const asked = Array.from({ length: 1 + next(5) }, () =>
+        stems.length && next(4) ? stems[next(stems.length)]! : STEMS[next(STEMS.length)]!,
+      );
+      const terms = queryTerms(asked.map((stem) => stem + ENDINGS[next(ENDINGS.length)]!).join(' '));
+      const query = terms.meaningful.length ? terms.meaningful : terms.all;
+      expect(lexicalMatch(text, query, terms.sequence)).toEqual(foldEveryWord(text, query, terms.sequence));
     }
   });
 });

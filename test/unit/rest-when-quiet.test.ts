@@ -6,7 +6,6 @@ import { RequestGate } from '../../src/main/request-gate';
 import { setFlagsFromString, getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { compactHeap, REST_AFTER_MS, rest, restWhenQuiet } from '../../src/main/rest-when-quiet';
-import { foldWord, foldedWordsHeld } from '../../src/main/text/words';
 import type { Engine } from '../../src/main/engine';
 import { tempHome } from '../helpers/home';
 
@@ -51,15 +50,12 @@ describe('releaseMemoryMap', () => {
 });
 
 describe('rest', () => {
-  it('stops the workers and drops the words this thread folded', () => {
+  it('stops the workers', () => {
     const { db } = openStore();
-    foldWord('searched');
-    expect(foldedWordsHeld()).toBeGreaterThan(0);
     const lane = { rest: () => 2 };
     const extraction = { rest: () => true };
     const engine = { db, readLane: lane, extractionProcess: extraction } as unknown as Engine;
     expect(rest(engine).workers).toBe(3);
-    expect(foldedWordsHeld()).toBe(0);
   });
 });
 

@@ -65,3 +65,17 @@ describe('tokenizer', () => {
     for (const raw of rawTokens(text)) expect(surfaceForms(normalizeToken(raw))).toContain(raw);
   });
 });
+
+describe('surfaceForms', () => {
+  it('holds every raw word that folds to the term, over generated words', () => {
+    // Letters that make the folding rules fire (ies, ing, ed, s, ss, doubled letters), digits and
+    // a non-ASCII letter.
+    const letters = 'aeisdngyltr2é';
+    let state = 5;
+    const next = (n: number) => Math.floor(((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
+    for (let i = 0; i < 30_000; i++) {
+      const raw = Array.from({ length: 1 + next(9) }, () => letters[next(letters.length)]).join('');
+      expect(surfaceForms(normalizeToken(raw))).toContain(raw);
+    }
+  });
+});

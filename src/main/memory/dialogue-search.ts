@@ -2,7 +2,7 @@ import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
 import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { scopeTag } from '../store/index-tags';
-import { STOP_WORDS, rawTokens, surfaceForms } from '../text/tokenize';
+import { STOP_WORDS, rawTokens, termsBySurfaceForm } from '../text/tokenize';
 import { inverseDocumentFrequency, saturation } from '../text/bm25';
 import {
   neighbourTurns,
@@ -79,9 +79,6 @@ interface Bag {
 /** Raw word -> the query term it folds to: exactly the surface forms of each term. */
 type TermForms = ReadonlyMap<string, string>;
 
-const termForms = (query: readonly string[]): TermForms =>
-  new Map(query.flatMap((q) => surfaceForms(q).map((form) => [form, q] as const)));
-
 /** Query-term counts and content-word length of a text (no folding needed: forms are looked up). */
 function bagOf(text: string, forms: TermForms): Bag {
   const counts = new Map<string, number>();
@@ -102,7 +99,7 @@ export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly stri
   const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES);
   if (candidates.rowids.length === 0) return [];
   const turns = turnsByRowid(db, candidates.rowids);
-  const terms = termForms(query);
+  const terms = termsBySurfaceForm(query);
   const bags = new Map(turns.map((t) => [t.id, bagOf(t.content, terms)]));
   const averageLength = Math.max(1, [...bags.values()].reduce((n, b) => n + b.length, 0) / Math.max(1, bags.size));
   const weight = termWeights(db, scopes, query, candidates, turns);

@@ -133,3 +133,11 @@ export function surfaceForms(term: string): string[] {
   for (const stem of stems) for (const suffix of ['', 'ing', 'ed', 's']) consider(stem + suffix);
   return [...out];
 }
+
+/**
+ * Raw word -> the term it folds to, for every surface form of each term: a text's words are then
+ * matched against a query by one lookup each, none of them folded.
+ */
+export function termsBySurfaceForm(terms: readonly string[]): Map<string, string> {
+  return new Map(terms.flatMap((t) => surfaceForms(t).map((form) => [form, t] as const)));
+}

@@ -1,7 +1,6 @@
 import type { Confidence, Scope } from '../../../shared/domain';
-import { STOP_WORDS, rawTokens, normalizeToken } from '../../text/tokenize';
+import { STOP_WORDS, rawTokens, normalizeToken, termsBySurfaceForm } from '../../text/tokenize';
 import { inverseDocumentFrequency, saturation } from '../../text/bm25';
-import { foldWord } from '../../text/words';
 
 /**
  * Term weighting shared by every lexical search (facts, wiki pages, dialogue): Okapi BM25.
@@ -67,19 +66,16 @@ export function lexicalMatch(text: string, query: readonly string[], sequence: r
 }
 
 /**
- * lexicalMatch for many texts against one query (a search's candidates): each distinct word is
- * folded once per thread (text/words.ts) instead of once per occurrence, and only the query's own
- * terms are kept for the phrase comparison (any other word breaks a run the same way).
+ * lexicalMatch for many texts against one query (a search's candidates). No word of a text is
+ * folded: a raw word counts for the query term whose surface forms hold it (exactly the raw words
+ * that fold to the term, the words the index lookups asked for), and every other word breaks a
+ * phrase run the same way.
  */
 export function queryMatcher(
   query: readonly string[],
   sequence: readonly string[] = [],
 ): (text: string) => LexicalMatch {
-  const terms = new Set(query);
-  const fold = (raw: string): string | null => {
-    const n = foldWord(raw);
-    return terms.has(n) ? n : null;
-  };
+  const termOf = termsBySurfaceForm(query);
   const phraseWanted = sequence.length >= 2;
   return (text) => {
     const counts = new Map<string, number>();
@@ -88,11 +84,11 @@ export function queryMatcher(
     const content: (string | null)[] = [];
     let length = 0;
     for (const raw of rawTokens(text)) {
-      const t = fold(raw);
-      if (t !== null) counts.set(t, counts.get(t)! + 1);
+      const t = termOf.get(raw);
+      if (t !== undefined) counts.set(t, counts.get(t)! + 1);
       if (STOP_WORDS.has(raw)) continue;
       length++;
-      if (phraseWanted) content.push(t);
+      if (phraseWanted) content.push(t ?? null);
     }
     let overlap = 0;
     const matched: string[] = [];

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { jsonRows } from './prepared';
 import { evidenceSessionRef, existingEvidenceSessionRef } from './evidence-sessions';
 import type { Scope } from '../../shared/domain';
 
@@ -77,12 +78,14 @@ export interface StagedForget {
 
 /** What the stage would do: facts deleted, facts kept (with who still supports them), rows removed. */
 export function reportStaged(db: Db, lead: string | null): StagedForget {
-  const deleted = db
-    .prepare(
-      `SELECT f.id, f.text, f.scope, f.scope_key AS scopeKey FROM forget_fact_seqs t JOIN memory_facts f ON f.seq = t.seq
-       WHERE t.survivors = 0 ORDER BY t.seq`,
-    )
-    .all() as ForgottenFact[];
+  // A forgotten session can take thousands of facts with it: read as one JSON text (see jsonRows).
+  const deleted = jsonRows<[number, string, string, Scope, string]>(
+    db,
+    't.seq, f.id, f.text, f.scope, f.scope_key',
+    'FROM forget_fact_seqs t JOIN memory_facts f ON f.seq = t.seq WHERE t.survivors = 0',
+  )
+    .sort((a, b) => a[0] - b[0])
+    .map(([, id, text, scope, scopeKey]): ForgottenFact => ({ id, text, scope, scopeKey }));
   const keptRows = db
     .prepare(
       `SELECT f.seq, f.id, f.text, f.scope, f.scope_key AS scopeKey, t.survivors AS reinforcementAfter, t.handed

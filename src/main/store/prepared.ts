@@ -19,31 +19,30 @@ export function prepared(db: Db, sql: string): AnyStatement {
   return s;
 }
 
-const rawCache = new WeakMap<Db, Map<string, AnyStatement>>();
+type Mode = 'raw' | 'pluck';
+const modeCaches: Record<Mode, WeakMap<Db, Map<string, AnyStatement>>> = { raw: new WeakMap(), pluck: new WeakMap() };
 
 /**
- * `prepared(db, sql)` in raw mode (rows as arrays), also compiled once per connection: asking a
- * shared cached statement for `.raw()` compiles a fresh one every time (see db.ts). Arrays skip
- * building an object per row (for many rows, `jsonRows` below costs less still).
+ * `prepared(db, sql)` in a mode, also compiled once per connection: asking a shared cached
+ * statement for `.raw()` or `.pluck()` compiles a fresh one every time (see db.ts).
  */
-export function preparedRaw(db: Db, sql: string): AnyStatement {
-  let m = rawCache.get(db);
-  if (!m) rawCache.set(db, (m = new Map()));
+function preparedIn(mode: Mode, db: Db, sql: string): AnyStatement {
+  const cache = modeCaches[mode];
+  let m = cache.get(db);
+  if (!m) cache.set(db, (m = new Map()));
   let s = m.get(sql);
-  if (!s) m.set(sql, (s = prepared(db, sql).raw(true) as AnyStatement));
+  if (!s) m.set(sql, (s = prepared(db, sql)[mode](true) as AnyStatement));
   return s;
 }
 
-const pluckCache = new WeakMap<Db, Map<string, AnyStatement>>();
+/**
+ * Rows as arrays: they skip building an object per row (for many rows, `jsonRows` below costs
+ * less still).
+ */
+export const preparedRaw = (db: Db, sql: string): AnyStatement => preparedIn('raw', db, sql);
 
-/** `prepared(db, sql)` returning each row's first column alone, also compiled once per connection. */
-export function preparedPluck(db: Db, sql: string): AnyStatement {
-  let m = pluckCache.get(db);
-  if (!m) pluckCache.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = prepared(db, sql).pluck(true) as AnyStatement));
-  return s;
-}
+/** Each row's first column alone. */
+export const preparedPluck = (db: Db, sql: string): AnyStatement => preparedIn('pluck', db, sql);
 
 /**
  * The rows of `SELECT columns from` as arrays, handed over as one JSON text. The driver builds

@@ -73,13 +73,9 @@ const forgottenFact = z.object({ id: z.string(), text: z.string(), scope: z.stri
 /** The fields of one observed fact: facts.add and each item of facts.addBatch. */
 const observedFact = () => ({
   messageId: id.optional().describe("The session's message that states the fact, cited as its evidence."),
-  text: z
-    .string()
-    .transform(normalizedText)
-    .pipe(z.string().min(1, 'must not be empty').max(FACT_TEXT_MAX, `must be at most ${FACT_TEXT_MAX} characters`))
-    .describe(
-      `The fact, one short statement (at most ${FACT_TEXT_MAX} characters), e.g. "We deploy with Docker Compose".`,
-    ),
+  text: factText.describe(
+    `The fact, one short statement (at most ${FACT_TEXT_MAX} characters), e.g. "We deploy with Docker Compose".`,
+  ),
   kind: factKind
     .default('fact')
     .describe(fieldHelp.kind)

@@ -36,6 +36,11 @@ describe('tokenizer', () => {
     expect(normalizeToken('2022')).toBe('2022');
     expect(normalizeToken('1990s')).toBe('1990s');
     expect(normalizeToken('v2')).toBe('v2');
+    // Digits of other scripts, and ASCII digits after a letter past ASCII.
+    expect(normalizeToken('२०२२s')).toBe('२०२२s');
+    expect(normalizeToken('cm²s')).toBe('cm²s');
+    expect(normalizeToken('năm2022s')).toBe('năm2022s');
+    expect(normalizeToken('cafés')).toBe('café');
     expect(surfaceForms('2022')).toEqual(['2022']);
     expect(queryTerms('What happened in May 2022?').meaningful).toEqual(['happen', 'may', '2022']);
   });

@@ -19,18 +19,26 @@ export const FACT_INDEX_TOKENIZER = `unicode61 remove_diacritics 0 tokenchars '_
 /** The index token of a folded word in a scope. */
 export const factToken = (scopeId: number, term: string): string => `${term}_${scopeId.toString(36)}`;
 
+/**
+ * Words past which a fact's distinct words are kept in a set: below it, scanning the few kept so
+ * far costs less than hashing each word (most facts hold a dozen or two).
+ */
+const SCAN_LIMIT = 32;
+
 /** The index row of a fact: its distinct folded words in its scope, space-separated. */
 export function factIndexTerms(scopeId: number, text: string): string {
-  const suffix = `_${scopeId.toString(36)}`;
-  const seen = new Set<string>();
-  let terms = '';
+  const terms: string[] = [];
+  let seen: Set<string> | null = null;
   for (const raw of rawTokens(text)) {
     const term = normalizeToken(raw);
-    if (seen.has(term)) continue;
-    seen.add(term);
-    terms += (terms ? ' ' : '') + term + suffix;
+    if (seen ? seen.has(term) : terms.includes(term)) continue;
+    terms.push(term);
+    if (seen) seen.add(term);
+    else if (terms.length === SCAN_LIMIT) seen = new Set(terms);
   }
-  return terms;
+  if (terms.length === 0) return '';
+  const suffix = `_${scopeId.toString(36)}`;
+  return terms.join(`${suffix} `) + suffix;
 }
 
 /** An FTS5 string literal. */

@@ -27,6 +27,14 @@ export function foldForKey(text: string): string {
  * migration 104 kept 52 bits; the migration shifted them down to these 31.
  */
 export function factKeyOfFolded(folded: string): number {
-  // The one-shot hash costs half of a createHash/update/digest round on short texts.
-  return hash('sha256', folded, 'buffer').readUInt32BE(0) >>> 1;
+  // The one-shot hash costs half of a createHash/update/digest round on short texts, and a digest
+  // handed back as a 'binary' (latin1) string, one character a byte, half of one handed back as a Buffer.
+  const digest = hash('sha256', folded, 'binary');
+  return (
+    ((digest.charCodeAt(0) << 24) |
+      (digest.charCodeAt(1) << 16) |
+      (digest.charCodeAt(2) << 8) |
+      digest.charCodeAt(3)) >>>
+    1
+  );
 }

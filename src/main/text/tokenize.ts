@@ -69,8 +69,21 @@ export function rawTokens(text: string): string[] {
 
 /** A token holding a digit (a year, a version, a count) is kept whole: "2022" must not fold to "202". */
 const HAS_DIGIT = /\p{N}/u;
-const ASCII_DIGIT = /[0-9]/;
-const hasDigit = (token: string): boolean => (ASCII.test(token) ? ASCII_DIGIT.test(token) : HAS_DIGIT.test(token));
+
+/**
+ * Whether a token holds a digit of any script. Tokens are mostly short ASCII words, for which a
+ * scan of their character codes costs a fraction of a regular expression's test (this runs for
+ * every word of every fact written); the first character past ASCII hands the token to the
+ * Unicode test.
+ */
+function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    if (code >= 48 && code <= 57) return true;
+    if (code > 127) return HAS_DIGIT.test(token);
+  }
+  return false;
+}
 
 /**
  * Light suffix folding so inflections meet (these rules, in this order), for words only

@@ -234,14 +234,16 @@ export function recordFact(db: Db, o: Observation, now: number): RecordResult {
 export function recordFacts(db: Db, observations: readonly Observation[], now: number): RecordResult[] {
   const st = statements(db);
   const direct = directRefs(db, st);
-  const scopes = new Map<string, number>();
+  // By scope, then key: a joined string key would be built and hashed anew for every observation.
+  const scopes = new Map<Scope, Map<string, number>>();
   const sessions = new Map<string, number>();
   const added = new Map<number, number>();
   const refs: Refs = {
     scopeId: (scope, key) => {
-      const at = `${scope}\u0000${key}`;
-      let id = scopes.get(at);
-      if (id === undefined) scopes.set(at, (id = direct.scopeId(scope, key)));
+      let byKey = scopes.get(scope);
+      if (!byKey) scopes.set(scope, (byKey = new Map()));
+      let id = byKey.get(key);
+      if (id === undefined) byKey.set(key, (id = direct.scopeId(scope, key)));
       return id;
     },
     sessionRef: (sessionId) => {

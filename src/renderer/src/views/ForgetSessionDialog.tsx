@@ -86,6 +86,19 @@ function PreviewBody({ p, name }: { p: Preview; name: (id: string) => string }) 
 }
 
 /** Forget with a preview: the dry run says exactly what goes and what stays, then the user confirms. */
+/**
+ * Focuses the session list's tab stop once it is a session that is still there. The list shows
+ * the refetched sessions a frame or more after the forget returns; until then its tab stop can
+ * still be a forgotten session's row, and focus put there is lost when the row goes.
+ */
+function focusSessionList(forgotten: ReadonlySet<string>, framesLeft = 60): void {
+  requestAnimationFrame(() => {
+    const row = document.querySelector<HTMLElement>('[data-testid="sessions-list"] [tabindex="0"]');
+    if (row && !forgotten.has(row.dataset.sessionId ?? '')) row.focus();
+    else if (framesLeft > 0) focusSessionList(forgotten, framesLeft - 1);
+  });
+}
+
 export function ForgetSessionDialog({
   session,
   onClose,
@@ -113,9 +126,7 @@ export function ForgetSessionDialog({
       announce(text);
       await invalidateEverything(client);
       // Focus returns to the session list, not to a button that no longer exists.
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('[data-testid="sessions-list"] [tabindex="0"]')?.focus(),
-      );
+      focusSessionList(new Set(result.sessionIds));
     },
   });
   return (

@@ -52,7 +52,8 @@ function main(): void {
   let failed = 0;
   for (const file of files) {
     console.log(`\n=== ${file}`);
-    const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(dir, file), ...flags], {
+    // --expose-gc: a bench may collect its own garbage between measured series (agent/measure.ts).
+    const r = spawnSync(process.execPath, ['--expose-gc', '--require', 'tsx/cjs', path.join(dir, file), ...flags], {
       stdio: 'inherit',
     });
     if (r.status !== 0) failed++;

@@ -85,7 +85,6 @@ function PreviewBody({ p, name }: { p: Preview; name: (id: string) => string }) 
   );
 }
 
-/** Forget with a preview: the dry run says exactly what goes and what stays, then the user confirms. */
 /**
  * Focuses the session list's tab stop once it is a session that is still there. The list shows
  * the refetched sessions a frame or more after the forget returns; until then its tab stop can
@@ -99,6 +98,7 @@ function focusSessionList(forgotten: ReadonlySet<string>, framesLeft = 60): void
   });
 }
 
+/** Forget with a preview: the dry run says exactly what goes and what stays, then the user confirms. */
 export function ForgetSessionDialog({
   session,
   onClose,

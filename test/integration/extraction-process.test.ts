@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createExtractionProcess, type ExtractionProcess } from '../../src/main/workers/extraction-process';
 import { extractSync, loadEnglish } from '../../src/main/memory/extraction/rule-extractor';
 import type { TranscriptWindow } from '../../src/main/memory/extraction/types';
+import { FOREIGN_CWD } from '../helpers/cli';
+import { tempHome } from '../helpers/home';
 
 let extractor: ExtractionProcess | null = null;
 afterEach(async () => {
@@ -60,6 +62,61 @@ describe('the rule extractor in a child process', () => {
     await extractor.close();
     await inFlight;
     await expect(extractor.extract(sample, new AbortController().signal)).rejects.toThrow('closed');
+  });
+
+  it('closes in a process with nothing else to do: the idle child is waited for, not left to end the event loop', async () => {
+    // An idle child does not keep its parent alive, so the parent's event loop could run dry while
+    // close() waits for the child's exit: close() never settled and the code after it (the engine's
+    // other closers, the database's close, the CLI's exit code) never ran.
+    const module = path.resolve(__dirname, '../../src/main/workers/extraction-process.ts');
+    const script = `
+      const { createExtractionProcess } = require(${JSON.stringify(module)});
+      const p = createExtractionProcess();
+      p.extract(${JSON.stringify(sample)}, new AbortController().signal)
+        .then(() => p.close())
+        .then(() => process.stdout.write('closed\\n'));`;
+    const parent = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+      cwd: FOREIGN_CWD,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    parent.stdout.on('data', (d) => (out += String(d)));
+    const code = await new Promise<number | null>((resolve) => parent.once('exit', resolve));
+    expect(out).toBe('closed\n');
+    expect(code).toBe(0);
+  });
+
+  it('an engine that extracted closes in a process with nothing else to do, its database closed', async () => {
+    const home = tempHome();
+    try {
+      const src = (file: string) => JSON.stringify(path.resolve(__dirname, '../../src/main', file));
+      const script = `
+        const { openEngine } = require(${src('engine.ts')});
+        const { dispatch } = require(${src('commands/dispatch.ts')});
+        const { OWNER } = require(${src('commands/principal.ts')});
+        (async () => {
+          const engine = openEngine({ home: ${JSON.stringify(home.dir)} });
+          const run = (name, input) => dispatch(engine, name, input, OWNER);
+          const { id } = await run('sessions.create', { projectId: 'p' });
+          await run('messages.add', { sessionId: id, role: 'user', content: 'I prefer short answers.' });
+          const r = await run('extraction.run', { sessionId: id });
+          await engine.close();
+          process.stdout.write(r.outcome + ' closed\\n');
+        })();`;
+      const parent = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+        cwd: FOREIGN_CWD,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      parent.stdout.on('data', (d) => (out += String(d)));
+      const code = await new Promise<number | null>((resolve) => parent.once('exit', resolve));
+      expect(out).toBe('stored closed\n');
+      expect(code).toBe(0);
+      // The last connection to close checkpoints the WAL and removes it.
+      expect(existsSync(path.join(home.dir, 'memory.db-wal'))).toBe(false);
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('exits by itself when the process that started it is killed', async () => {

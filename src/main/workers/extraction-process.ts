@@ -122,12 +122,20 @@ function keepAlive(child: ChildProcess, on: boolean): void {
   }
 }
 
+/** How long a child may take to exit once asked before it is killed outright. */
+const STOP_GRACE_MS = 5_000;
+
 /** Ends the child and resolves once it has exited. */
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  // An idle child is unreferenced; left so, a process with nothing else to do would end its event
+  // loop before the exit arrives, and whoever awaits this (engine.close, then the CLI's exit code)
+  // would never resume.
+  keepAlive(child, true);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
   child.kill();
-  return exited;
+  return exited.finally(() => clearTimeout(kill));
 }
 
 export const createExtractionProcess = (): ExtractionProcess => new ChildExtractor();

@@ -78,6 +78,33 @@ describe('wiki lint', () => {
   });
 });
 
+describe('wiki lint across passes', () => {
+  it('finds a mention on an unchanged page once what it names is forgotten, and reads an edited page again', async () => {
+    const w = t.engine.wiki;
+    const s = await t.run('sessions.create', { projectId: 'acme' });
+    const fact = await t.run('facts.add', { sessionId: s.id, text: 'Deploys use Docker Compose', scope: 'project' });
+    const mentions = async () =>
+      (await t.run('wiki.lint', {})).findings.filter((f) => f.category === 'forgotten_mention').map((f) => f.message);
+    // A person's line: forget never rewrites it, lint points at it.
+    const page = `${fm()}# Deploys\n\nWe agreed on this (fact ${fact.fact.id}).\n`;
+    await w.write('topics/deploys.md', page);
+    expect(await mentions()).toEqual([]);
+
+    // The page is not touched: the fact it names goes, and the next pass says so.
+    await t.run('facts.delete', { factId: fact.fact.id });
+    expect(w.readText('topics/deploys.md')).toBe(page);
+    expect(await mentions()).toEqual(['line 7 cites a fact that no longer exists']);
+
+    // The page is edited (a line added above): the next pass reads it again and counts its lines anew.
+    await w.write('topics/deploys.md', page.replace('# Deploys\n', '# Deploys\n\nIntro.\n'));
+    expect(await mentions()).toEqual(['line 9 cites a fact that no longer exists']);
+    await w.write('topics/deploys.md', `${fm()}# Deploys\n\nSee session ${s.id}.\n`);
+    expect(await mentions()).toEqual([]);
+    await t.run('sessions.delete', { sessionId: s.id });
+    expect(await mentions()).toEqual(['line 7 names a session that no longer exists']);
+  });
+});
+
 describe('wiki export', () => {
   it('writes facts by scope and refuses a folder inside the wiki', async () => {
     const s = await t.run('sessions.create', { projectId: 'acme' });

@@ -34,18 +34,38 @@ const FACT_ID = new RegExp(`\\bfact(?:[ _]?id)?["']?\\s*[:= ]\\s*["']?(${UUID})`
 const SKIPPED = new Set(['LINT.md', 'INDEX.md']);
 export const FORGOTTEN_SCOPE_MARKER = 'session:forgotten';
 
-function lineFindings(text: string, c: MentionChecks): string[] {
+/** What one line refers to: source page stems (lower-cased), session and fact ids, the marker. */
+interface LineReferences {
+  line: number;
+  stems: string[];
+  sessionIds: string[];
+  factIds: string[];
+  forgottenScope: boolean;
+}
+
+/** The lines of a page that refer to anything lint checks, with what each refers to. */
+function pageReferences(content: string): LineReferences[] {
+  const out: LineReferences[] = [];
+  content.split('\n').forEach((text, i) => {
+    const refs = {
+      line: i + 1,
+      stems: [...text.matchAll(STEM)].map((m) => m[0].toLowerCase()),
+      sessionIds: [...text.matchAll(SESSION_ID)].map((m) => m[1]!),
+      factIds: [...text.matchAll(FACT_ID)].map((m) => m[1]!),
+      forgottenScope: text.includes(FORGOTTEN_SCOPE_MARKER),
+    };
+    if (refs.stems.length || refs.sessionIds.length || refs.factIds.length || refs.forgottenScope) out.push(refs);
+  });
+  return out;
+}
+
+function lineFindings(refs: LineReferences, c: MentionChecks): string[] {
   const out: string[] = [];
-  if ([...text.matchAll(STEM)].some((m) => !c.stemExists(m[0].toLowerCase()))) {
+  if (refs.stems.some((stem) => !c.stemExists(stem)))
     out.push('links the source page of a session that no longer exists');
-  }
-  if ([...text.matchAll(SESSION_ID)].some((m) => !c.sessionExists(m[1]!))) {
-    out.push('names a session that no longer exists');
-  }
-  if ([...text.matchAll(FACT_ID)].some((m) => !c.factExists(m[1]!))) {
-    out.push('cites a fact that no longer exists');
-  }
-  if (text.includes(FORGOTTEN_SCOPE_MARKER)) {
+  if (refs.sessionIds.some((id) => !c.sessionExists(id))) out.push('names a session that no longer exists');
+  if (refs.factIds.some((id) => !c.factExists(id))) out.push('cites a fact that no longer exists');
+  if (refs.forgottenScope) {
     out.push(
       `held a forgotten session's content: the page stays out of memory_search until you remove "${FORGOTTEN_SCOPE_MARKER}" from its scopes`,
     );
@@ -53,20 +73,39 @@ function lineFindings(text: string, c: MentionChecks): string[] {
   return out;
 }
 
+/** Each answer of `check` kept for one pass: a page cites the same few sessions on many lines. */
+function memoized(check: (id: string) => boolean): (id: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (id) => {
+    let exists = known.get(id);
+    if (exists === undefined) known.set(id, (exists = check(id)));
+    return exists;
+  };
+}
+
+/**
+ * Every line that mentions what no longer exists. A page's references are read from its text
+ * again only when it changed since the last pass; which of them still exist is asked every pass.
+ */
 export function forgottenMentions(wiki: WikiService, checks: MentionChecks): MentionFinding[] {
+  const c: MentionChecks = {
+    stemExists: memoized(checks.stemExists),
+    sessionExists: memoized(checks.sessionExists),
+    factExists: memoized(checks.factExists),
+  };
   const findings: MentionFinding[] = [];
   const pages = [...ROOT_FILES, ...SECTIONS.flatMap((s) => wiki.listSection(s).map((n) => `${s}/${n}`))];
   for (const rel of pages) {
     if (SKIPPED.has(rel)) continue;
-    let content: string;
+    let lines: LineReferences[];
     try {
-      content = wiki.tryRead(rel)?.content ?? '';
+      lines = wiki.derived(rel, 'mentions', pageReferences) ?? [];
     } catch {
       continue;
     }
-    content.split('\n').forEach((text, i) => {
-      for (const message of lineFindings(text, checks)) findings.push({ path: rel, line: i + 1, message });
-    });
+    for (const refs of lines) {
+      for (const message of lineFindings(refs, c)) findings.push({ path: rel, line: refs.line, message });
+    }
   }
   return findings;
 }

@@ -74,6 +74,7 @@ export class WikiService {
   private readonly holding = new AsyncLocalStorage<boolean>();
   private readonly lock: FileLock;
   private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: PageSummary }>();
+  private readonly derivedValues = new Map<string, { mtimeMs: number; size: number; value: unknown }>();
 
   constructor(
     readonly root: string,
@@ -164,20 +165,9 @@ export class WikiService {
    * size). Null when it does not exist; a symlink out of the wiki throws like read() does.
    */
   summary(rawPath: string): PageSummary | null {
-    const wp = validateWikiPath(rawPath);
-    const file = path.join(this.root, ...wp.rel.split('/'));
-    let st;
-    try {
-      st = lstatSync(file);
-      if (st.isSymbolicLink()) {
-        resolveWikiFile(this.root, wp);
-        st = statSync(file);
-      }
-    } catch (e) {
-      if (e instanceof CommandError) throw e;
-      return null;
-    }
-    if (!st.isFile()) return null;
+    const page = this.statPage(rawPath);
+    if (!page) return null;
+    const { wp, file, st } = page;
     const hit = this.summaries.get(wp.rel);
     if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.summary;
     let content: string;
@@ -196,6 +186,48 @@ export class WikiService {
     };
     this.summaries.set(wp.rel, { mtimeMs: st.mtimeMs, size: st.size, summary });
     return summary;
+  }
+
+  /**
+   * `derive` of a page's text, kept until the page changes (mtime and size) under `kind` (what is
+   * derived; two kinds never share an entry): for passes over the whole wiki, such as lint's after
+   * every Dream run, that would otherwise read and scan every page each time. Null when the page
+   * does not exist; a symlink out of the wiki throws like read() does.
+   */
+  derived<T>(rawPath: string, kind: string, derive: (content: string) => T): T | null {
+    const page = this.statPage(rawPath);
+    if (!page) return null;
+    const { wp, file, st } = page;
+    const key = `${kind}\0${wp.rel}`;
+    const hit = this.derivedValues.get(key);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.value as T;
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
+    const value = derive(content);
+    this.derivedValues.set(key, { mtimeMs: st.mtimeMs, size: st.size, value });
+    return value;
+  }
+
+  /** The page's file and its stat, following a symlink only inside the wiki; null when it is not a file. */
+  private statPage(rawPath: string) {
+    const wp = validateWikiPath(rawPath);
+    const file = path.join(this.root, ...wp.rel.split('/'));
+    let st;
+    try {
+      st = lstatSync(file);
+      if (st.isSymbolicLink()) {
+        resolveWikiFile(this.root, wp);
+        st = statSync(file);
+      }
+    } catch (e) {
+      if (e instanceof CommandError) throw e;
+      return null;
+    }
+    return st.isFile() ? { wp, file, st } : null;
   }
 
   /** A page's text as it is on disk, unparsed; null when it does not exist. */

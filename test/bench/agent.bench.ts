@@ -38,6 +38,7 @@ import { footprint } from './agent/footprint';
 import { splitAgainstWhole } from './agent/split';
 import { SERVER_NODE_FLAGS } from '../helpers/server-flags';
 import { warmUpCurve } from './agent/warm-up';
+import { runBench } from './bench-main';
 
 const SIZES = [1_000, 10_000, 100_000].filter((n) => n <= Number(process.env.AGENT_BENCH_MAX ?? 100_000));
 const CALLS = Number(process.env.AGENT_BENCH_CALLS ?? 300);
@@ -322,10 +323,4 @@ async function main(): Promise<void> {
   else home.cleanup();
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main, { exit: true });

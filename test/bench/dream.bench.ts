@@ -16,6 +16,7 @@ import { recordFact } from '../../src/main/store/facts';
 import { newId } from '../../src/shared/ids';
 import { FACT_KINDS } from '../../src/shared/domain';
 import { countPendingSessions } from '../../src/main/dream/queue';
+import { runBench } from './bench-main';
 
 const SESSIONS = Number(process.env.DREAM_BENCH_SESSIONS ?? 1000);
 const FACTS = 20;
@@ -157,4 +158,4 @@ async function main() {
   }
 }
 
-void main();
+runBench(main);

@@ -20,6 +20,7 @@ import type { TranscriptEntry } from '../../src/main/memory/extraction/types';
 import { labelledSnippets } from '../fixtures/extraction-labelled';
 import { formatLabelled, scoreLabelled } from '../helpers/labelled-score';
 import { writeLegacyNotes } from '../fixtures/legacy-notes';
+import { runBench } from './bench-main';
 
 const LINES = [
   'Can you look at the failing test in the parser?',
@@ -176,4 +177,4 @@ async function main() {
   }
 }
 
-void main();
+runBench(main);

@@ -20,6 +20,7 @@ import { mergeStep, purgeStep, RECALL_INDEXES } from '../../src/main/store/recal
 import { forgetSession } from '../../src/main/memory/forget';
 import { planWikiForget, cleanWikiAfterForget } from '../../src/main/dream/forget-pages';
 import { sessionSourceSlug } from '../../src/main/dream/source-page';
+import { runBench } from './bench-main';
 
 const sourcePageStem = (id: string) => sessionSourceSlug(id);
 const sourcePagePath = (id: string) => `sources/${sessionSourceSlug(id)}.md`;
@@ -231,7 +232,4 @@ async function main() {
   home.cleanup();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main, { exit: true });

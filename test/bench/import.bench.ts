@@ -16,6 +16,7 @@ import { tempHome } from '../helpers/home';
 import { BIN } from '../helpers/cli';
 import { ensureBuilt } from '../helpers/build';
 import { writeChatGptExport } from '../fixtures/history-exports';
+import { runBench } from './bench-main';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 5_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES_PER ?? 40);
@@ -107,7 +108,4 @@ async function main() {
   }
 }
 
-void main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -11,6 +11,7 @@
 import { readLocomo } from './locomo/dataset';
 import { dataFile } from './locomo/args';
 import { runExtractionSection } from './locomo/extraction-section';
+import { runBench } from './bench-main';
 
 function option(name: string): string | undefined {
   const args = process.argv;
@@ -31,7 +32,4 @@ async function main() {
   await runExtractionSection(samples, { check: list(option('check')), show: process.argv.includes('--show') });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -12,6 +12,7 @@ import { dataFile } from './locomo/args';
 import { readLocomo, type LocomoSample } from './locomo/dataset';
 import { runExtractionSection } from './locomo/extraction-section';
 import { measureRetrieval, printRetrieval } from './locomo/retrieval';
+import { runBench } from './bench-main';
 
 interface Section {
   name: string;
@@ -39,7 +40,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -18,6 +18,7 @@ import { tempHome } from '../helpers/home';
 import { connectMcp, type McpSession } from '../helpers/mcp';
 import { connectHttpMcp } from '../helpers/mcp-http';
 import { startServe } from '../helpers/serve';
+import { runBench } from './bench-main';
 
 const FACTS = 100_000;
 const SUBJECTS = [
@@ -253,11 +254,5 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    // Spawned MCP servers would keep this process alive; the exit takes them down with their stdin.
-    process.exit(1);
-  },
-);
+// Spawned MCP servers would keep this process alive; the exit takes them down with their stdin.
+runBench(main, { exit: true });

@@ -26,6 +26,7 @@ import { createReadLane } from '../../src/main/workers/read-lane';
 import { normalizeWorkspacePath } from '../../src/main/memory/workspace-path';
 import { mergeStep } from '../../src/main/store/recall-index';
 import { FactSource } from './agent/data';
+import { runBench } from './bench-main';
 
 const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n <= Number(process.env.RECALL_BENCH_MAX ?? 1_000_000));
 const MESSAGES = Number(process.env.RECALL_BENCH_MESSAGES ?? 1_000_000);
@@ -263,7 +264,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+runBench(main);

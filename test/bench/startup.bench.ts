@@ -21,6 +21,7 @@ import { tempHome } from '../helpers/home';
 import { BIN, FOREIGN_CWD } from '../helpers/cli';
 import { SERVER_NODE_FLAGS } from '../helpers/server-flags';
 import { ensureBuilt } from '../helpers/build';
+import { runBench } from './bench-main';
 
 const RUNS = Number(process.env.STARTUP_BENCH_RUNS ?? 15);
 const MCP_RUNS = Number(process.env.STARTUP_BENCH_MCP_RUNS ?? 7);
@@ -199,10 +200,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main, { exit: true });

@@ -13,6 +13,7 @@ import { coerceScope, resolveScopes } from '../../src/main/memory/scope';
 import { forgetSession } from '../../src/main/memory/forget';
 import { FACT_KINDS } from '../../src/shared/domain';
 import { plainUpserts } from './store/baseline';
+import { runBench } from './bench-main';
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 
@@ -112,7 +113,4 @@ async function main() {
   await t.close();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main, { exit: true });

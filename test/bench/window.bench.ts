@@ -11,6 +11,7 @@ import { startHttpServer } from '../../src/main/api/http';
 import { writeTx } from '../../src/main/store/db';
 import { insertFactForSeeding } from '../../src/main/store/facts';
 import { FACT_KINDS } from '../../src/shared/domain';
+import { runBench } from './bench-main';
 
 const TOTAL = Number(process.env.BENCH_FACTS ?? 1_000_000);
 const PAGE = 200;
@@ -105,4 +106,4 @@ async function main() {
   await t.close();
 }
 
-void main();
+runBench(main);

@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FOREIGN_CWD } from '../helpers/cli';
 import { selectBenches, splitArguments } from '../bench/run';
 
 describe('npm run bench arguments', () => {
@@ -32,5 +35,39 @@ describe('npm run bench names', () => {
       'locomo.bench.ts',
       'store.bench.ts',
     ]);
+  });
+});
+
+describe('a bench that ends before its main finished', () => {
+  const run = (body: string) => {
+    const module = JSON.stringify(path.resolve(__dirname, '../bench/bench-main.ts'));
+    const script = `const { runBench } = require(${module}); ${body}`;
+    return spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+      cwd: FOREIGN_CWD,
+      encoding: 'utf8',
+    });
+  };
+
+  it('fails, saying so, when the process runs out of work while main still waits', () => {
+    // A promise nothing will ever settle, and no timer or handle left: the event loop runs dry.
+    const r = run(
+      `runBench(async () => { console.log('first figure'); await new Promise(() => {}); console.log('never'); });`,
+    );
+    expect(r.stdout).toBe('first figure\n');
+    expect(r.stderr).toContain('ran out of work before main() finished');
+    expect(r.status).toBe(1);
+  });
+
+  it('exits 0 when main finishes, and 1 with the error when it throws', () => {
+    expect(
+      run(`runBench(async () => { await new Promise((r) => setTimeout(r, 10)); console.log('done'); });`),
+    ).toMatchObject({
+      status: 0,
+      stdout: 'done\n',
+    });
+    const failed = run(`runBench(async () => { throw new Error('seeding failed'); });`);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain('seeding failed');
+    expect(failed.stderr).not.toContain('ran out of work');
   });
 });

@@ -35,9 +35,18 @@ if (!existsSync(entry)) {
     compileCache,
     readLaneWorker: require('./read-lane-prestart').prestartReadLaneWorker(outDir, process.argv.slice(2), compileCache),
   };
+  // A command whose process runs out of work before it finished (it awaited something nothing will
+  // settle) would exit 0 with its work half done, and the database not closed: it fails instead.
+  let finished = false;
+  process.on('exit', (code) => {
+    if (finished || code !== 0) return;
+    process.stderr.write('evoflux-memory: internal error: the command stopped before it finished\n');
+    process.exitCode = 1;
+  });
   require(entry)
     .main(process.argv.slice(2))
     .then((code) => {
+      finished = true;
       process.exitCode = code;
     });
 }

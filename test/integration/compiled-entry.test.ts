@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -84,6 +84,23 @@ describe('the compiled CLI from any working directory', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('npm run build');
     expect(r.stderr).toContain(path.join(install, 'out', 'main', 'cli.js'));
+  });
+
+  it('fails, saying so, when a command stops before it finished', () => {
+    // The launcher as installed, in front of a command whose main awaits what nothing settles (as
+    // engine.close did when the rule extractor's idle child was the last thing it waited for).
+    const install = newHome();
+    cpSync(path.dirname(BIN), path.join(install, 'bin'), { recursive: true });
+    mkdirSync(path.join(install, 'out', 'main'), { recursive: true });
+    const stuck = `exports.main = async () => { console.log('half done'); await new Promise(() => {}); return 0; };`;
+    writeFileSync(path.join(install, 'out', 'main', 'cli.js'), stuck);
+    const r = spawnSync(process.execPath, [path.join(install, 'bin', 'evoflux-memory.js'), 'sessions', 'list'], {
+      cwd: '/',
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toBe('half done\n');
+    expect(r.stderr).toContain('the command stopped before it finished');
+    expect(r.status).toBe(1);
   });
 });
 

@@ -31,6 +31,18 @@ const sample = window([
   ['user', 'I prefer short answers, and never push to main on fridays.'],
 ]);
 
+/** Runs `script` in a Node process of its own (from outside the checkout); its stdout and exit code. */
+async function runScript(script: string): Promise<{ out: string; code: number | null }> {
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+    cwd: FOREIGN_CWD,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { out, code };
+}
+
 describe('the rule extractor in a child process', () => {
   it('proposes what the rules propose in-process, starting its process on the first window', async () => {
     extractor = createExtractionProcess();
@@ -75,15 +87,7 @@ describe('the rule extractor in a child process', () => {
       p.extract(${JSON.stringify(sample)}, new AbortController().signal)
         .then(() => p.close())
         .then(() => process.stdout.write('closed\\n'));`;
-    const parent = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
-      cwd: FOREIGN_CWD,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    parent.stdout.on('data', (d) => (out += String(d)));
-    const code = await new Promise<number | null>((resolve) => parent.once('exit', resolve));
-    expect(out).toBe('closed\n');
-    expect(code).toBe(0);
+    expect(await runScript(script)).toEqual({ out: 'closed\n', code: 0 });
   });
 
   it('an engine that extracted closes in a process with nothing else to do, its database closed', async () => {
@@ -103,15 +107,7 @@ describe('the rule extractor in a child process', () => {
           await engine.close();
           process.stdout.write(r.outcome + ' closed\\n');
         })();`;
-      const parent = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
-        cwd: FOREIGN_CWD,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let out = '';
-      parent.stdout.on('data', (d) => (out += String(d)));
-      const code = await new Promise<number | null>((resolve) => parent.once('exit', resolve));
-      expect(out).toBe('stored closed\n');
-      expect(code).toBe(0);
+      expect(await runScript(script)).toEqual({ out: 'stored closed\n', code: 0 });
       // The last connection to close checkpoints the WAL and removes it.
       expect(existsSync(path.join(home.dir, 'memory.db-wal'))).toBe(false);
     } finally {

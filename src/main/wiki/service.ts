@@ -73,7 +73,6 @@ export class WikiService {
   private readonly mutex = new Mutex();
   private readonly holding = new AsyncLocalStorage<boolean>();
   private readonly lock: FileLock;
-  private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: PageSummary }>();
   private readonly derivedValues = new Map<string, { mtimeMs: number; size: number; value: unknown }>();
 
   constructor(
@@ -165,27 +164,16 @@ export class WikiService {
    * size). Null when it does not exist; a symlink out of the wiki throws like read() does.
    */
   summary(rawPath: string): PageSummary | null {
-    const page = this.statPage(rawPath);
-    if (!page) return null;
-    const { wp, file, st } = page;
-    const hit = this.summaries.get(wp.rel);
-    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.summary;
-    let content: string;
-    try {
-      content = readFileSync(file, 'utf8');
-    } catch {
-      return null;
-    }
-    const parsed = parsePage(content);
-    const summary = {
-      path: wp.rel,
-      meta: parsed.meta,
-      data: parsed.data,
-      links: extractWikiLinks(content),
-      title: pageTitle(parsed.body),
-    };
-    this.summaries.set(wp.rel, { mtimeMs: st.mtimeMs, size: st.size, summary });
-    return summary;
+    return this.derived(rawPath, 'summary', (content, rel) => {
+      const parsed = parsePage(content);
+      return {
+        path: rel,
+        meta: parsed.meta,
+        data: parsed.data,
+        links: extractWikiLinks(content),
+        title: pageTitle(parsed.body),
+      };
+    });
   }
 
   /**
@@ -194,7 +182,7 @@ export class WikiService {
    * every Dream run, that would otherwise read and scan every page each time. Null when the page
    * does not exist; a symlink out of the wiki throws like read() does.
    */
-  derived<T>(rawPath: string, kind: string, derive: (content: string) => T): T | null {
+  derived<T>(rawPath: string, kind: string, derive: (content: string, rel: string) => T): T | null {
     const page = this.statPage(rawPath);
     if (!page) return null;
     const { wp, file, st } = page;
@@ -207,7 +195,7 @@ export class WikiService {
     } catch {
       return null;
     }
-    const value = derive(content);
+    const value = derive(content, wp.rel);
     this.derivedValues.set(key, { mtimeMs: st.mtimeMs, size: st.size, value });
     return value;
   }

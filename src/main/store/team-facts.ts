@@ -19,7 +19,7 @@ export interface TeamFactRow {
  * (which count as the lead's team context), each fact once, the lead's own evidence first.
  * Evidence rows are reached through each team session's ref (migration 103): joined on the
  * memory_fact_evidence view's session id instead, SQLite read every evidence row of the store for
- * each Dream source session (at 20k evidence rows, most of a Dream run's time).
+ * each Dream source session (at 20k evidence rows, a quarter of the dream bench's time).
  */
 export function teamFacts(db: Db, sessionId: string): TeamFactRow[] {
   const rows = db

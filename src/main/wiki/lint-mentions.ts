@@ -61,8 +61,9 @@ function pageReferences(content: string): LineReferences[] {
 
 function lineFindings(refs: LineReferences, c: MentionChecks): string[] {
   const out: string[] = [];
-  if (refs.stems.some((stem) => !c.stemExists(stem)))
+  if (refs.stems.some((stem) => !c.stemExists(stem))) {
     out.push('links the source page of a session that no longer exists');
+  }
   if (refs.sessionIds.some((id) => !c.sessionExists(id))) out.push('names a session that no longer exists');
   if (refs.factIds.some((id) => !c.factExists(id))) out.push('cites a fact that no longer exists');
   if (refs.forgottenScope) {

@@ -290,13 +290,33 @@ export const constraint: Rule = (s) => {
   return null;
 };
 
-const PROJECT_SUBJECT =
-  /^(?:the|this|our)\s+(?:project|app|application|repo|repository|codebase|service|backend|frontend|api|server|website|site|cli|library|package|monorepo|product|stack|database|db|ci|pipeline|docs|documentation|tests?)\s+(?:uses|is built (?:with|on)|is written in|runs on|is deployed (?:to|on)|deploys to|targets|depends on|is hosted on|is hosted at|lives in|lives at|is (?:stored|kept) in)\s+\S/i;
+/** The parts of a project a fact may be about. */
+const PROJECT_PARTS =
+  '(?:project|app|application|repo|repository|codebase|service|backend|frontend|api|server|website|site|cli|library|package|monorepo|product|stack|database|db|ci|pipeline|docs|documentation|tests?)';
+const PROJECT_SUBJECT = new RegExp(
+  `^(?:the|this|our)\\s+${PROJECT_PARTS}\\s+(?:uses|is built (?:with|on)|is written in|runs on|is deployed (?:to|on)|deploys to|targets|depends on|is hosted on|is hosted at|lives in|lives at|is (?:stored|kept) in)\\s+\\S`,
+  'i',
+);
 const PROJECT_FACT =
-  /^(?:(?:we|our team)\s+deploys?\s+(?:to|on|with|via)\s+\S|(?:production|prod|staging)\s+(?:runs on|is on|is hosted on|lives at|uses)\s+\S|(?:the|our)\s+(?:main|default|release)\s+branch\s+is\s+\S|(?:our|the)\s+(?:tests|ci|builds?)\s+runs?\s+(?:on|with|in)\s+\S)/i;
+  /^(?:(?:we|our team)\s+deploys?\s+(?:(?:the|our)\s+(?:[\w.-]+\s+){1,3}?)?(?:to|on|with|via|using)\s+\S|(?:production|prod|staging)\s+(?:runs on|is on|is hosted on|lives at|uses)\s+\S|(?:the|our)\s+(?:main|default|release)\s+branch\s+is\s+\S|(?:our|the)\s+(?:tests|ci|builds?)\s+runs?\s+(?:on|with|in)\s+\S)/i;
+
+/**
+ * "The database is PostgreSQL 16", "Our backend is a Go service": a part of the project named as
+ * what it is. What follows must open with a name (capitalized, dotted or with a digit), so a
+ * state ("the API is slow", "the site is down again") is no fact about the project.
+ */
+const PROJECT_PART_IS = new RegExp(
+  `^(?:the|our)\\s+(?:main\\s+|primary\\s+)?${PROJECT_PARTS}\\s+(?:is|are)\\s+(?:(?:a|an|the)\\s+)?`,
+  'i',
+);
+const OPENS_WITH_NAME = /^(?:\p{Lu}[\p{L}\d.+#-]*|[a-z]+[.-][a-z]+|\p{L}*\d[\p{L}\d.]*)(?=[\s,.;:!]|$)/u;
+const projectPartNamed = (s: string): boolean => {
+  const m = s.match(PROJECT_PART_IS);
+  return m !== null && OPENS_WITH_NAME.test(s.slice(m[0].length));
+};
 
 export const projectFact: Rule = (s) =>
-  PROJECT_SUBJECT.test(s) || PROJECT_FACT.test(s)
+  PROJECT_SUBJECT.test(s) || PROJECT_FACT.test(s) || projectPartNamed(s)
     ? { kind: 'fact', scope: 'project', confidence: 'medium', text: endSentence(capitalize(s)) }
     : null;
 

@@ -1,5 +1,5 @@
 import type { Confidence, FactKind, Scope } from '../../../shared/domain';
-import { ANSWER_STYLE, TECHNICAL, WORK_ROLE, isWorkContent } from './content';
+import { ANSWER_STYLE, CODE_TASK, TECHNICAL, WORK_ROLE, isWorkContent } from './content';
 
 /**
  * Explicit statements that a pattern recognises reliably: preferences and profile ("I prefer
@@ -235,6 +235,14 @@ export const decision: Rule = (s) => {
   return { kind: 'decision', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
 };
 
+/**
+ * "We <verb> ..." in the present tense is how the team works when the sentence names something
+ * technical: "we squash merge PRs", "we host the API on Fly.io", "we log with pino". Not "we run
+ * into errors" (what happened) nor "we test it" (a pointer to the moment).
+ */
+const WE_PRACTICE =
+  /^we\s+(?:always|use|prefer|follow|name|write|keep|prefix|format|squash|rebase|tag|host|store|log|target|run|build|test|lint|bundle|ship|release|pin|track|publish|cache|version|document)\s+/i;
+
 export const convention: Rule = (s) => {
   if (
     /^(?:our|the|my|this project's|the project's|the team's)\s+(?:[\w-]+\s+){0,3}conventions?\s+(?:is|are|says)\b/i.test(
@@ -251,8 +259,13 @@ export const convention: Rule = (s) => {
   ) {
     return { kind: 'convention', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
   }
-  const we = s.match(/^we\s+(?:always|use|prefer|follow|name|write|keep|prefix|format|squash|rebase|tag)\s+/i);
-  if (we && TECHNICAL.test(s) && !DEICTIC.test(s.slice(we[0].length))) {
+  const we = s.match(WE_PRACTICE);
+  if (
+    we &&
+    TECHNICAL.test(s) &&
+    !DEICTIC.test(s.slice(we[0].length)) &&
+    !/^(?:into|out)\b/i.test(s.slice(we[0].length))
+  ) {
     return { kind: 'convention', scope: 'project', confidence: 'medium', text: endSentence(capitalize(s)) };
   }
   if (
@@ -294,29 +307,54 @@ export const constraint: Rule = (s) => {
 const PROJECT_PARTS =
   '(?:project|app|application|repo|repository|codebase|service|backend|frontend|api|server|website|site|cli|library|package|monorepo|product|stack|database|db|ci|pipeline|docs|documentation|tests?)';
 const PROJECT_SUBJECT = new RegExp(
-  `^(?:the|this|our)\\s+${PROJECT_PARTS}\\s+(?:uses|is built (?:with|on)|is written in|runs on|is deployed (?:to|on)|deploys to|targets|depends on|is hosted on|is hosted at|lives in|lives at|is (?:stored|kept) in)\\s+\\S`,
+  `^(?:(?:the|this|our)\\s+)?${PROJECT_PARTS}\\s+(?:uses|is built (?:with|on)|is written in|runs on|is deployed (?:to|on)|deploys to|targets|depends on|is hosted on|is hosted at|lives in|lives at|live in|is (?:stored|kept) in)\\s+\\S`,
   'i',
 );
 const PROJECT_FACT =
   /^(?:(?:we|our team)\s+deploys?\s+(?:(?:the|our)\s+(?:[\w.-]+\s+){1,3}?)?(?:to|on|with|via|using)\s+\S|(?:production|prod|staging)\s+(?:runs on|is on|is hosted on|lives at|uses)\s+\S|(?:the|our)\s+(?:main|default|release)\s+branch\s+is\s+\S|(?:our|the)\s+(?:tests|ci|builds?)\s+runs?\s+(?:on|with|in)\s+\S)/i;
 
-/**
- * "The database is PostgreSQL 16", "Our backend is a Go service": a part of the project named as
- * what it is. What follows must open with a name (capitalized, dotted or with a digit), so a
- * state ("the API is slow", "the site is down again") is no fact about the project.
- */
-const PROJECT_PART_IS = new RegExp(
-  `^(?:the|our)\\s+(?:main\\s+|primary\\s+)?${PROJECT_PARTS}\\s+(?:is|are)\\s+(?:(?:a|an|the)\\s+)?`,
-  'i',
-);
-const OPENS_WITH_NAME = /^(?:\p{Lu}[\p{L}\d.+#-]*|[a-z]+[.-][a-z]+|\p{L}*\d[\p{L}\d.]*)(?=[\s,.;:!]|$)/u;
-const projectPartNamed = (s: string): boolean => {
-  const m = s.match(PROJECT_PART_IS);
+/** A name: capitalized ("PostgreSQL", "Go"), dotted or dashed ("next.js", "staging.example.com"), or with a digit ("node20"). */
+const OPENS_WITH_NAME = /^(?:\p{Lu}[\p{L}\d.+#-]*|[a-z]+[.-][a-z]+|\p{L}*\d[\p{L}\d.]*|https?:\/\/\S+)(?=[\s,.;:!]|$)/u;
+const namedAfter = (s: string, lead: RegExp): boolean => {
+  const m = s.match(lead);
   return m !== null && OPENS_WITH_NAME.test(s.slice(m[0].length));
 };
 
+/**
+ * "The database is PostgreSQL 16", "Our backend is a Go service", "The staging server is at
+ * staging.example.com": a part of the project named as what it is or where it is. What follows
+ * must open with a name, so a state ("the API is slow", "the site is down again") is no fact.
+ */
+const PROJECT_PART_IS = new RegExp(
+  `^(?:the|our)\\s+(?:[\\w-]+\\s+){0,2}?(?:${PROJECT_PARTS.slice(3, -1)}|url|endpoint|host|domain|port)\\s+(?:is|are)\\s+(?:(?:at|on|in)\\s+)?(?:(?:a|an|the)\\s+)?`,
+  'i',
+);
+
+/**
+ * "Migrations are written with Drizzle", "Auth is handled by Clerk": something technical said to
+ * be done with a named or technical tool.
+ */
+const DONE_WITH =
+  /^(?:(?:the|our)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|are)\s+(?:written|handled|managed|stored|built|deployed|hosted|generated|tested|bundled|served|kept|configured|defined|tracked|linted|formatted|validated|documented)\s+(?:with|by|in|on|via|using|through)\s+/i;
+const doneWithNamedTool = (s: string): boolean => {
+  const m = s.match(DONE_WITH);
+  return (
+    m !== null &&
+    (TECHNICAL.test(m[0]) || CODE_TASK.test(m[0])) &&
+    (OPENS_WITH_NAME.test(s.slice(m[0].length)) || TECHNICAL.test(s.slice(m[0].length)))
+  );
+};
+
+/** "We're on Node 20", "We are using Postgres": what the team runs, when it is named and technical. */
+const WE_ARE_ON = /^we(?:'re| are)\s+(?:on|using|running)\s+/i;
+const weAreOnNamed = (s: string): boolean => namedAfter(s, WE_ARE_ON) && TECHNICAL.test(s);
+
 export const projectFact: Rule = (s) =>
-  PROJECT_SUBJECT.test(s) || PROJECT_FACT.test(s) || projectPartNamed(s)
+  PROJECT_SUBJECT.test(s) ||
+  PROJECT_FACT.test(s) ||
+  namedAfter(s, PROJECT_PART_IS) ||
+  doneWithNamedTool(s) ||
+  weAreOnNamed(s)
     ? { kind: 'fact', scope: 'project', confidence: 'medium', text: endSentence(capitalize(s)) }
     : null;
 

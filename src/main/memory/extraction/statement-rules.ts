@@ -377,7 +377,39 @@ export function standingInstruction(rest: string, durable: boolean, imperative: 
   return { kind: 'preference', scope: 'user', confidence: 'high', text };
 }
 
-export const RULES: Rule[] = [profile, preference, decision, convention, constraint, projectFact];
+/**
+ * A rule for the code, said the way people set one ("we don't use classes in this codebase",
+ * "write tests for every bug fix", "don't use default exports", "stop using semicolons"). An
+ * instruction is as often the task at hand ("rename this variable", "run the tests now"), so it is
+ * kept only when it names something technical, points at nothing in the moment (this, that, here,
+ * now) and reads as general: said of "we", of every or each of something, everywhere, of the
+ * codebase, or of a plural with no article ("default exports", "comments"). Not "all" ("format all
+ * the files" is a step) nor "first" ("write the tests first" is an order, not a moment).
+ */
+const MOMENT =
+  /\b(?:it|this(?!\s+(?:codebase|repo|repository|project|monorepo|team)\b)|that|these|those|them|here|now|yet|while|until)\b/i;
+const WE_AVOID =
+  /^we\s+(?:never|don'?t|do not)\s+(?:use|write|add|commit|push|merge|import|export|mutate|call|ship|deploy|store|log|allow|accept|support|put|rely on|depend on)\s+/i;
+const GENERAL =
+  /\b(?:every|each|everywhere|anywhere|throughout|in (?:this|the|our) (?:codebase|repo|repository|project|monorepo)|across (?:the|this|our) (?:codebase|repo|repository|project))\b/i;
+const DO_GENERALLY =
+  /^(?:please\s+)?(?:use|write|add|keep|prefer|put|name|format|make sure|ensure|avoid|document|test|wrap|prefix|sort)\s+/i;
+const DO_NOT_PLURAL =
+  /^(?:please\s+)?(?:don'?t|do not)\s+(?:use|add|write|commit|push|import|export|call|mutate|touch|edit|modify|leave|create|introduce|rely on|depend on)\s+(?!(?:the|a|an|my|your|our|any)\b)(?:[\w-]+\s+){0,2}?[\w-]+s\b/i;
+const STOP_DOING = /^(?:please\s+)?stop\s+(?:using|adding|writing)\s+\S/i;
+
+export const codeRule: Rule = (s) => {
+  if (!TECHNICAL.test(s) || MOMENT.test(s)) return null;
+  const text = endSentence(capitalize(s.replace(/^please\s+/i, '')));
+  if (WE_AVOID.test(s) || DO_NOT_PLURAL.test(s) || STOP_DOING.test(s)) {
+    return { kind: 'constraint', scope: 'project', confidence: 'high', text };
+  }
+  if (!DO_GENERALLY.test(s) || !GENERAL.test(s)) return null;
+  const kind: FactKind = /^(?:please\s+)?avoid\b/i.test(s) ? 'constraint' : 'convention';
+  return { kind, scope: 'project', confidence: 'high', text };
+};
+
+export const RULES: Rule[] = [profile, preference, decision, convention, constraint, projectFact, codeRule];
 
 export function stripFillers(s: string): string {
   let current = s;

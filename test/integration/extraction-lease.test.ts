@@ -303,3 +303,58 @@ describe('shutdown drain', () => {
     expect(getCursor(after.engine.db, sessionId)).toMatchObject({ status: 'idle', factsStored: 1 });
   });
 });
+
+describe('responses that complete while a run is in flight', () => {
+  /** Awaits background extraction until none is left (a finished run may start the next). */
+  async function settle(t: TestEngine) {
+    for (let i = 0; i < 10; i++) {
+      const pending = t.engine.extraction.pending();
+      if (pending.length === 0) return;
+      await Promise.allSettled(pending);
+    }
+  }
+
+  it('makes the session due again: the window the run never read is extracted once it ends', async () => {
+    const t = engineOn(newHome(), new ManualClock());
+    const before = server.requests.length;
+    const held = hold();
+    server.enqueue({
+      ...memoriesReply([{ content: 'The API is versioned under /v2.', kind: 'fact', scope: 'project', message: 2 }]),
+      until: held.until,
+    });
+    const arrived = server.nextRequest();
+    const sessionId = await sessionWithTurns(t, 3); // the 3rd response starts the first run
+    await arrived; // it has read turns 1-3 and waits on the model
+    for (let n = 4; n <= 13; n++) {
+      await t.run('messages.add', { sessionId, role: 'user', content: `We use tool number ${n} for builds.` });
+      await t.run('messages.add', { sessionId, role: 'assistant', content: `Answer ${n}` });
+    }
+    server.enqueue(memoriesReply([{ content: 'Builds use tool number 13.', kind: 'fact', scope: 'project' }]));
+    held.release();
+    await settle(t);
+
+    const requests = server.requests.slice(before);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.body.messages.at(-1).content).toContain('tool number 13');
+    expect(getCursor(t.engine.db, sessionId)).toMatchObject({ status: 'idle', lastResponseCount: 13, attempts: 2 });
+    const facts = await t.run('facts.list', { sessionId });
+    expect(facts.facts.map((f) => f.text).sort()).toEqual([
+      'Builds use tool number 13.',
+      'The API is versioned under /v2.',
+    ]);
+  });
+
+  it('does not run again when nothing completed meanwhile', async () => {
+    const t = engineOn(newHome(), new ManualClock());
+    const before = server.requests.length;
+    const sessionId = await sessionWithTurns(t, 3);
+    await settle(t);
+    for (let n = 4; n <= 12; n++) {
+      await t.run('messages.add', { sessionId, role: 'user', content: `Question ${n}` });
+      await t.run('messages.add', { sessionId, role: 'assistant', content: `Answer ${n}` });
+      await settle(t);
+    }
+    expect(server.requests.slice(before)).toHaveLength(1);
+    expect(getCursor(t.engine.db, sessionId)).toMatchObject({ lastResponseCount: 3, attempts: 1 });
+  });
+});

@@ -65,6 +65,13 @@ export class ExtractionService {
   private readonly env: NodeJS.ProcessEnv | undefined;
   private built: { signature: string; extractor: Extractor } | null = null;
   private readonly inFlight = new Map<string, InFlight>();
+  /**
+   * Sessions whose response completed while their run was in flight: that run read its window
+   * before the response, so once it ends the session is checked again (a fast agent or a slow
+   * endpoint would otherwise leave a due window until the next response, or for good when the
+   * conversation ended there).
+   */
+  private readonly completedMeanwhile = new Set<string>();
   private closing = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly warn: (message: string) => void;
@@ -140,8 +147,12 @@ export class ExtractionService {
     // The memory switch (extraction.enabled) may have been flipped by another process.
     if (this.engine.paths) refreshSettings({ paths: this.engine.paths, settings: this.engine.settings });
     if (this.closing || !this.engine.settings.extraction.enabled) return;
+    if (this.inFlight.has(sessionId)) {
+      this.completedMeanwhile.add(sessionId);
+      return;
+    }
     const session = getSession(this.engine.db, sessionId);
-    if (!session || session.kind !== 'top-level' || this.inFlight.has(sessionId)) return;
+    if (!session || session.kind !== 'top-level') return;
     const state = getCursor(this.engine.db, sessionId);
     const count = countCompletedResponses(this.engine.db, sessionId);
     if (!isDue(count, state?.lastResponseCount ?? 0, this.cadence)) return;
@@ -184,7 +195,10 @@ export class ExtractionService {
         this.warn(`extraction: session ${sessionId} crashed: ${(e as Error)?.message ?? e}`);
         throw e;
       })
-      .finally(() => this.inFlight.delete(sessionId));
+      .finally(() => {
+        this.inFlight.delete(sessionId);
+        if (this.completedMeanwhile.delete(sessionId)) this.onResponseCompleted(sessionId);
+      });
     promise.catch(() => {});
     this.inFlight.set(sessionId, { promise, controller });
     return promise;

@@ -197,7 +197,13 @@ export class ExtractionService {
       })
       .finally(() => {
         this.inFlight.delete(sessionId);
-        if (this.completedMeanwhile.delete(sessionId)) this.onResponseCompleted(sessionId);
+        if (!this.completedMeanwhile.delete(sessionId)) return;
+        // The run's own result stands whatever this check meets.
+        try {
+          this.onResponseCompleted(sessionId);
+        } catch (e) {
+          this.warn(`extraction: session ${sessionId} could not be checked again: ${(e as Error).message}`);
+        }
       });
     promise.catch(() => {});
     this.inFlight.set(sessionId, { promise, controller });

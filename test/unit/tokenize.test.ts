@@ -21,6 +21,13 @@ describe('tokenizer', () => {
     ['is', 'is'],
     ['used', 'us'],
     ['ties', 'tie'],
+    ['classes', 'clas'],
+    ['boxes', 'box'],
+    ['pushes', 'push'],
+    ['matches', 'match'],
+    ['caches', 'cache'],
+    ['uses', 'use'],
+    ['axes', 'axe'],
   ])('normalizes %s -> %s', (raw, norm) => {
     expect(normalizeToken(raw)).toBe(norm);
   });
@@ -63,6 +70,10 @@ describe('tokenizer', () => {
     expect(surfaceForms('run')).toEqual(expect.arrayContaining(['run', 'runs', 'running']));
     expect(surfaceForms('library')).toContain('libraries');
     expect(surfaceForms('pas')).toEqual(expect.arrayContaining(['passed', 'pass']));
+    // A plural in -es meets its singular: "classes" is found by "class", "matches" by "match".
+    expect(surfaceForms(normalizeToken('class'))).toEqual(expect.arrayContaining(['class', 'classes']));
+    expect(surfaceForms('match')).toEqual(expect.arrayContaining(['match', 'matches', 'matched', 'matching']));
+    expect(surfaceForms('cache')).toEqual(expect.arrayContaining(['cache', 'caches']));
   });
 
   it('every token of a text is found again through the surface forms of its normalization', () => {
@@ -73,9 +84,9 @@ describe('tokenizer', () => {
 
 describe('surfaceForms', () => {
   it('holds every raw word that folds to the term, over generated words', () => {
-    // Letters that make the folding rules fire (ies, ing, ed, s, ss, doubled letters), digits and
-    // a non-ASCII letter.
-    const letters = 'aeisdngyltr2é';
+    // Letters that make the folding rules fire (ies, ing, ed, es after ss, x, sh and ch, s, ss,
+    // doubled letters), digits and a non-ASCII letter.
+    const letters = 'aeisdngyltr2éxhc';
     let state = 5;
     const next = (n: number) => Math.floor(((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
     for (let i = 0; i < 30_000; i++) {

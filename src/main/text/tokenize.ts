@@ -86,14 +86,42 @@ function hasDigit(token: string): boolean {
 }
 
 /**
+ * Words in `-che` whose plural is `-ches` + nothing more: every other `-ches` is `-ch` + `es`
+ * (matches, branches, patches), which rule 4 folds to the singular.
+ */
+const CHE_WORDS: ReadonlySet<string> = new Set([
+  'cache',
+  'niche',
+  'ache',
+  'headache',
+  'avalanche',
+  'mustache',
+  'moustache',
+  'cliche',
+  'quiche',
+  'psyche',
+  'tranche',
+  'microfiche',
+]);
+
+/** A plural of `-ss`, `-x`, `-sh` or `-ch` (classes, boxes, pushes, matches), whose `es` goes with the `s`. */
+const esPlural = (t: string): boolean =>
+  t.endsWith('sses') ||
+  t.endsWith('xes') ||
+  t.endsWith('shes') ||
+  (t.endsWith('ches') && !CHE_WORDS.has(t.slice(0, -1)));
+
+/**
  * Light suffix folding so inflections meet (these rules, in this order), for words only
  * (tokens with a digit are never folded):
  * 1. length > 4 and ends in `ies` -> `y`, and stop;
  * 2. else length > 4 and ends in `ing` -> drop it;
  * 3. else length > 3 and ends in `ed` -> drop it;
- * 4. else length > 3 and ends in `s` but not `ss` -> drop it;
- * 5. then, length still > 3 and the last two characters equal -> drop the last one.
- * running -> run, preferences -> preference, passed -> pas.
+ * 4. else length > 4 and ends in `sses`, `xes`, `shes` or `ches` (not a `-che` word's) -> drop `es`;
+ * 5. else length > 3 and ends in `s` but not `ss` -> drop it;
+ * 6. then, length still > 3 and the last two characters equal -> drop the last one.
+ * running -> run, preferences -> preference, passed -> pas, classes -> clas (as class),
+ * matches -> match, caches -> cache.
  */
 export function normalizeToken(token: string): string {
   if (hasDigit(token)) return token;
@@ -101,6 +129,7 @@ export function normalizeToken(token: string): string {
   if (t.length > 4 && t.endsWith('ies')) return t.slice(0, -3) + 'y';
   if (t.length > 4 && t.endsWith('ing')) t = t.slice(0, -3);
   else if (t.length > 3 && t.endsWith('ed')) t = t.slice(0, -2);
+  else if (t.length > 4 && esPlural(t)) t = t.slice(0, -2);
   else if (t.length > 3 && t.endsWith('s') && !t.endsWith('ss')) t = t.slice(0, -1);
   if (t.length > 3 && t[t.length - 1] === t[t.length - 2]) t = t.slice(0, -1);
   return t;
@@ -132,7 +161,7 @@ export function queryTerms(text: string): QueryTerms {
 
 /**
  * Every raw token that normalizes to `term`: the exact FTS5 terms to ask for, since the index
- * holds raw tokens. At most nine candidates, each checked by running normalizeToken on it.
+ * holds raw tokens. At most eleven candidates, each checked by running normalizeToken on it.
  */
 export function surfaceForms(term: string): string[] {
   if (hasDigit(term)) return [term];
@@ -143,7 +172,7 @@ export function surfaceForms(term: string): string[] {
   if (term.endsWith('y')) consider(term.slice(0, -1) + 'ies');
   const stems = [term];
   if (term.length >= 3) stems.push(term + term[term.length - 1]);
-  for (const stem of stems) for (const suffix of ['', 'ing', 'ed', 's']) consider(stem + suffix);
+  for (const stem of stems) for (const suffix of ['', 'ing', 'ed', 's', 'es']) consider(stem + suffix);
   return [...out];
 }
 

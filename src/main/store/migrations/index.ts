@@ -24,6 +24,7 @@ import * as scopedFactIndex from './102-scoped-fact-index';
 import * as compactFactEvidence from './103-compact-fact-evidence';
 import * as compactFactRows from './104-compact-fact-rows';
 import * as recallIndexMerges from './105-recall-index-merges';
+import * as factIndexEsPlurals from './106-fact-index-es-plurals';
 
 export interface Migration {
   version: number;
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   { version: 103, name: 'compact-fact-evidence', up: compactFactEvidence.up },
   { version: 104, name: 'compact-fact-rows', up: compactFactRows.up },
   { version: 105, name: 'recall-index-merges', up: recallIndexMerges.up },
+  { version: 106, name: 'fact-index-es-plurals', up: factIndexEsPlurals.up },
 ];

@@ -1,32 +1,17 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestEngine, tempHome, type TestEngine } from '../helpers/home';
-import { ManualClock } from '../../src/shared/clock';
+import { openTestEngine, testResources, type TestEngine } from '../helpers/home';
 
 /** A plural in -es is found by its singular and the other way round, in new and in upgraded stores. */
 describe('plurals in -es in the fact index', () => {
-  const homes: { cleanup(): void }[] = [];
-  const engines: TestEngine[] = [];
-  afterEach(async () => {
-    for (const e of engines.splice(0)) await e.engine.close();
-    homes.splice(0).forEach((h) => h.cleanup());
-  });
-  const engineOn = (home: string, clock = new ManualClock()) => {
-    const t = openTestEngine({ home, clock });
-    engines.push(t);
-    return t;
-  };
-  const newHome = () => {
-    const h = tempHome();
-    homes.push(h);
-    return h.dir;
-  };
+  const res = testResources();
+  afterEach(() => res.release());
   const recalled = async (t: TestEngine, sessionId: string, text: string) =>
     (await t.run('memory.recall', { sessionId, text })).facts.map((f) => f.text);
 
   it('recalls "classes" for "class" and "match" for "matches"', async () => {
-    const t = engineOn(newHome());
+    const t = res.engine();
     const writer = await t.run('sessions.create', { projectId: 'app' });
     await t.run('facts.add', {
       sessionId: writer.id,
@@ -48,12 +33,11 @@ describe('plurals in -es in the fact index', () => {
   });
 
   it('rebuilds an index written with the old folding when the store is upgraded', async () => {
-    const home = newHome();
-    const first = engineOn(home);
+    const home = res.home();
+    const first = openTestEngine({ home });
     const writer = await first.run('sessions.create', { projectId: 'app' });
     await first.run('facts.add', { sessionId: writer.id, text: 'Parser classes stay small.', scope: 'project' });
     await first.engine.close();
-    engines.splice(0);
     // The row as the folding before migration 106 wrote it ("classes" -> "classe"), and the store
     // put back to version 105.
     const raw = new Database(path.join(home, 'memory.db'));
@@ -69,7 +53,7 @@ describe('plurals in -es in the fact index', () => {
     raw.prepare('DELETE FROM schema_migrations WHERE version = 106').run();
     raw.close();
 
-    const upgraded = engineOn(home);
+    const upgraded = res.engine({ home });
     const asker = await upgraded.run('sessions.create', { projectId: 'app' });
     expect(await recalled(upgraded, asker.id, 'How big is a parser class?')).toEqual(['Parser classes stay small.']);
   });

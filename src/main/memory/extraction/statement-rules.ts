@@ -259,13 +259,9 @@ export const convention: Rule = (s) => {
   ) {
     return { kind: 'convention', scope: 'project', confidence: 'high', text: endSentence(capitalize(s)) };
   }
-  const we = s.match(WE_PRACTICE);
-  if (
-    we &&
-    TECHNICAL.test(s) &&
-    !DEICTIC.test(s.slice(we[0].length)) &&
-    !/^(?:into|out)\b/i.test(s.slice(we[0].length))
-  ) {
+  const practice = s.match(WE_PRACTICE);
+  const done = practice ? s.slice(practice[0].length) : '';
+  if (practice && TECHNICAL.test(s) && !DEICTIC.test(done) && !/^(?:into|out)\b/i.test(done)) {
     return { kind: 'convention', scope: 'project', confidence: 'medium', text: endSentence(capitalize(s)) };
   }
   if (
@@ -326,7 +322,7 @@ const namedAfter = (s: string, lead: RegExp): boolean => {
  * must open with a name, so a state ("the API is slow", "the site is down again") is no fact.
  */
 const PROJECT_PART_IS = new RegExp(
-  `^(?:the|our)\\s+(?:[\\w-]+\\s+){0,2}?(?:${PROJECT_PARTS.slice(3, -1)}|url|endpoint|host|domain|port)\\s+(?:is|are)\\s+(?:(?:at|on|in)\\s+)?(?:(?:a|an|the)\\s+)?`,
+  `^(?:the|our)\\s+(?:[\\w-]+\\s+){0,2}?(?:${PROJECT_PARTS}|url|endpoint|host|domain|port)\\s+(?:is|are)\\s+(?:(?:at|on|in)\\s+)?(?:(?:a|an|the)\\s+)?`,
   'i',
 );
 
@@ -338,11 +334,9 @@ const DONE_WITH =
   /^(?:(?:the|our)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|are)\s+(?:written|handled|managed|stored|built|deployed|hosted|generated|tested|bundled|served|kept|configured|defined|tracked|linted|formatted|validated|documented)\s+(?:with|by|in|on|via|using|through)\s+/i;
 const doneWithNamedTool = (s: string): boolean => {
   const m = s.match(DONE_WITH);
-  return (
-    m !== null &&
-    (TECHNICAL.test(m[0]) || CODE_TASK.test(m[0])) &&
-    (OPENS_WITH_NAME.test(s.slice(m[0].length)) || TECHNICAL.test(s.slice(m[0].length)))
-  );
+  if (!m || !(TECHNICAL.test(m[0]) || CODE_TASK.test(m[0]))) return false;
+  const tool = s.slice(m[0].length);
+  return OPENS_WITH_NAME.test(tool) || TECHNICAL.test(tool);
 };
 
 /** "We're on Node 20", "We are using Postgres": what the team runs, when it is named and technical. */

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { migrate } from './migrate';
+import { addFactVocabulary } from './fact-vocabulary';
 
 export type Db = Database.Database;
 
@@ -110,6 +111,8 @@ export function openReader(file: string, options: OpenDatabaseOptions = {}): Db 
   });
   cacheStatements(db);
   applyPragmas(db);
+  // Its temp schema is written once, before the connection is closed to every write.
+  addFactVocabulary(db);
   db.pragma('query_only = ON');
   return db;
 }

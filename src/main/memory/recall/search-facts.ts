@@ -10,6 +10,7 @@ import { citedEvidence } from '../../store/citations';
 import { factToken, quoteToken } from '../../text/fact-index';
 import { finalScore, queryMatcher, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { withPinned } from './pinned';
+import { widenUnmatched, withWidened } from './widen-terms';
 import { normalizedText } from '../../../shared/whitespace';
 import { candidateRows, storedScopes } from '../../store/recall-candidates';
 import { confidenceOf, kindOf } from '../../store/fact-codes';
@@ -109,11 +110,11 @@ export function searchFacts(
     const reason = abstainReason(terms.meaningful);
     if (reason) return { facts: [], abstained: true, reason };
   }
-  const query = terms.meaningful.length ? terms.meaningful : terms.all;
-  if (query.length === 0) return { facts: [], abstained: false, reason: null };
+  const typed = terms.meaningful.length ? terms.meaningful : terms.all;
+  if (typed.length === 0) return { facts: [], abstained: false, reason: null };
 
   const stored = storedScopes(db, scopes.visible);
-  const candidates = findCandidates(db, FACT_INDEX, scopedLookup(stored), query, CANDIDATES);
+  const { query, sequence, candidates } = findWidened(db, stored, typed, terms.sequence, options.mode);
   const rowids = withPinned(
     db,
     candidates.rowids,
@@ -123,7 +124,7 @@ export function searchFacts(
   const rows = factRows(db, rowids, stored);
 
   const documents = stored.reduce((n, s) => n + s.facts, 0);
-  const match = queryMatcher(query, terms.sequence);
+  const match = queryMatcher(query, sequence);
   const matches = rows.map((r) => [r, match(r.text)] as const);
   const weights = factTermWeights(
     query,
@@ -153,6 +154,38 @@ export function searchFacts(
   );
   const top = best.map(({ r, m, score }) => rankedFact(r, m, score, citations.get(r.seq) ?? NO_CITATION));
   return { facts: top, abstained: false, reason: null };
+}
+
+/**
+ * The candidates of the typed terms; in an explicit search, when a term finds none, the
+ * candidates again with it widened to the visible word it begins (see widen-terms.ts), and the
+ * terms as widened. Automatic recall puts facts in front of the model unasked, so it ranks only
+ * the words as typed (folded): a guess at what a word meant is for a search someone asked for.
+ */
+function findWidened(
+  db: Db,
+  stored: readonly { id: number }[],
+  typed: string[],
+  typedSequence: string[],
+  mode: RecallMode,
+) {
+  const lookup = scopedLookup(stored);
+  const candidates = findCandidates(db, FACT_INDEX, lookup, typed, CANDIDATES);
+  if (mode === 'automatic') return { query: typed, sequence: typedSequence, candidates };
+  const widened = widenUnmatched(
+    db,
+    typed,
+    candidates.termHits,
+    stored.map((s) => s.id),
+    lookup,
+  );
+  if (!widened) return { query: typed, sequence: typedSequence, candidates };
+  const query = withWidened(typed, widened);
+  return {
+    query,
+    sequence: typedSequence.map((t) => widened.get(t) ?? t),
+    candidates: findCandidates(db, FACT_INDEX, lookup, query, CANDIDATES),
+  };
 }
 
 /**

@@ -1,13 +1,17 @@
 /**
- * Widening bench: what a search costs when one of its words is held by no visible fact and is
- * widened to the word it begins (memory/recall/widen-terms.ts), beside the same search with the
- * whole word typed (the baseline: what finding the same facts costs without widening), at 1k, 10k
- * and 100k facts of the agent bench's data, in process on one connection. `npm run bench -- widen`. Prints figures; asserts nothing.
+ * Widening bench: what a search costs when one of its words is held by nothing visible and is
+ * widened to the word it begins (memory/recall/widen-terms.ts for facts, memory/dialogue-widen.ts
+ * for dialogue), beside the same search with the whole word typed (the baseline: what finding the
+ * same facts or turns costs without widening), at 1k, 10k and 100k facts of the agent bench's
+ * data and as many dialogue turns (each fact's text also said as a turn in its session), in
+ * process on one connection. `npm run bench -- widen`. Prints figures; asserts nothing.
  */
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openTestEngine } from '../helpers/home';
 import { resolveScopes } from '../../src/main/memory/scope';
 import { searchFacts } from '../../src/main/memory/recall/search-facts';
+import { searchPart } from '../../src/main/memory/search';
 import { FactSource } from './agent/data';
 import { runBench } from './bench-main';
 
@@ -33,6 +37,7 @@ async function main() {
       const facts = Array.from({ length: BATCH }, () => data.fact());
       if (sessionId === asker) visible.push(...facts.map((f) => f.text));
       await t.run('facts.addBatch', { sessionId, facts });
+      for (const f of facts) await t.run('messages.add', { sessionId, role: 'user', content: f.text });
     }
     // A query of words the session's facts hold, with one more word the facts hold (the baseline)
     // or cut short to a prefix no fact holds as a word (a cut that is itself a word is passed over).
@@ -53,24 +58,26 @@ async function main() {
         widening.push(`${query} ${cut}`);
       }
     }
-    const time = (queries: string[]) =>
-      queries.map((q) => {
+    const time = (queries: string[], source: 'facts' | 'dialogue') =>
+      queries.map((query) => {
         const t0 = performance.now();
-        searchFacts(t.engine.db, scopes, q, { mode: 'explicit', limit: 8 });
+        searchPart(t.engine.db, path.join(t.home, 'wiki'), { sessionId: asker, query, limit: 8, sources: [source] });
         return performance.now() - t0;
       });
-    time(plain);
-    time(widening);
-    const base: number[] = [];
-    const widened: number[] = [];
-    // Alternating, so both see the same caches and the same spell of the machine.
-    for (let round = 0; round < 3; round++) {
-      base.push(...time(plain));
-      widened.push(...time(widening));
+    for (const source of ['facts', 'dialogue'] as const) {
+      time(plain, source);
+      time(widening, source);
+      const base: number[] = [];
+      const widened: number[] = [];
+      // Alternating, so both see the same caches and the same spell of the machine.
+      for (let round = 0; round < 3; round++) {
+        base.push(...time(plain, source));
+        widened.push(...time(widening, source));
+      }
+      console.log(
+        `${size.toLocaleString('en')} ${source}: search with a widened word ${figure(widened)}; the same search with the whole word (baseline) ${figure(base)}; ${(pct(widened, 50) / pct(base, 50)).toFixed(2)}x at p50`,
+      );
     }
-    console.log(
-      `${size.toLocaleString('en')} facts: search with a widened word ${figure(widened)}; the same search with the whole word (baseline) ${figure(base)}; ${(pct(widened, 50) / pct(base, 50)).toFixed(2)}x at p50`,
-    );
   }
   await t.engine.close();
 }

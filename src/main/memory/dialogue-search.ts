@@ -2,6 +2,7 @@ import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
 import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { scopeTag } from '../store/index-tags';
+import { widenDialogueTerms } from './dialogue-widen';
 import { STOP_WORDS, rawTokens, termsBySurfaceForm } from '../text/tokenize';
 import { inverseDocumentFrequency, saturation } from '../text/bm25';
 import {
@@ -93,10 +94,9 @@ function bagOf(text: string, forms: TermForms): Bag {
 }
 
 /** Dialogue turns for a query, best first, at least `CONTEXT_TOP` of them when that many match. */
-export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly string[]): RankedTurn[] {
-  if (query.length === 0) return [];
-  const lookup = taggedLookup(DIALOGUE_INDEX, dialogueTags(scopes));
-  const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES);
+export function rankDialogue(db: Db, scopes: SessionScopes, typed: readonly string[]): RankedTurn[] {
+  if (typed.length === 0) return [];
+  const { query, candidates } = findWidened(db, dialogueTags(scopes), typed);
   if (candidates.rowids.length === 0) return [];
   const turns = turnsByRowid(db, candidates.rowids);
   const terms = termsBySurfaceForm(query);
@@ -145,6 +145,19 @@ export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly stri
     if (score > 0) ranked.push({ turn, score: score * (1 + held / totalWeight) });
   }
   return ranked.sort(byScore);
+}
+
+/**
+ * The candidates of the typed terms; when a term finds none, the candidates again with it widened
+ * to the word it begins in the turns the session may read (see dialogue-widen.ts).
+ */
+function findWidened(db: Db, tags: readonly string[], typed: readonly string[]) {
+  const lookup = taggedLookup(DIALOGUE_INDEX, tags);
+  const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, typed, DIALOGUE_CANDIDATES);
+  const widened = widenDialogueTerms(db, DIALOGUE_INDEX, tags, typed, candidates.termHits);
+  if (!widened) return { query: typed, candidates };
+  const query = [...new Set(typed.map((t) => widened.get(t) ?? t))];
+  return { query, candidates: findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES) };
 }
 
 const byScore = (a: RankedTurn, b: RankedTurn) =>

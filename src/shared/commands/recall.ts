@@ -73,7 +73,7 @@ export const recallCommands = {
   }),
   'memory.search': defineCommand({
     description:
-      'memory_search: scoped facts, the legacy Markdown wiki pages and scoped dialogue evidence, ranked, with source type, citation and snippet.',
+      'memory_search: scoped facts, the legacy Markdown wiki pages and scoped dialogue evidence, ranked, with source type, citation and snippet. A word nothing visible holds matches the word it begins (postgres finds PostgreSQL).',
     mutates: false,
     input: () =>
       z

@@ -1,0 +1,59 @@
+import type { Db } from '../store/db';
+import { turnsByRowid } from '../store/dialogue-queries';
+import { normalizeToken, rawTokens } from '../text/tokenize';
+import { indexRows, taggedPrefixMatch, type TaggedIndex } from './recall/fts';
+
+/** Query words shorter than this are never widened: a short prefix begins too many words. */
+const MIN_PREFIX_LENGTH = 4;
+/** The newest turns read for the words a prefix begins. */
+const TURNS_READ = 60;
+
+/**
+ * The dialogue's counterpart of recall/widen-terms.ts: each query word no turn the session may
+ * read holds, mapped to the word it begins that those turns hold most often ("postgres" finds
+ * "PostgreSQL"). The index holds the turns' words as written, so one prefix query confined to the
+ * session's tags finds them; the word is chosen from the newest matching turns' text, so only
+ * what the session may read is ever looked at. Words with digits are taken as typed.
+ */
+export function widenDialogueTerms(
+  db: Db,
+  index: TaggedIndex,
+  tags: readonly string[],
+  query: readonly string[],
+  rowsPerTerm: ReadonlyMap<string, number>,
+): Map<string, string> | null {
+  let widened: Map<string, string> | null = null;
+  for (const term of query) {
+    if (rowsPerTerm.get(term) !== 0 || term.length < MIN_PREFIX_LENGTH || /\d/.test(term)) continue;
+    const match = taggedPrefixMatch(index, tags, term);
+    if (match === null) return null;
+    const word = commonestWordBeginning(
+      term,
+      turnsByRowid(db, indexRows(db, index, match, TURNS_READ)).map((t) => t.content),
+    );
+    if (word !== null && word !== term && !query.includes(word)) (widened ??= new Map()).set(term, word);
+  }
+  return widened;
+}
+
+/** The folded word beginning with `prefix` (and longer) that the texts hold most often. */
+function commonestWordBeginning(prefix: string, texts: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    for (const raw of rawTokens(text)) {
+      if (raw.length > prefix.length && raw.startsWith(prefix)) counts.set(raw, (counts.get(raw) ?? 0) + 1);
+    }
+  }
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [raw, n] of counts) {
+    if (
+      n > bestCount ||
+      (n === bestCount && best !== null && (raw.length < best.length || (raw.length === best.length && raw < best)))
+    ) {
+      best = raw;
+      bestCount = n;
+    }
+  }
+  return best === null ? null : normalizeToken(best);
+}

@@ -8,13 +8,17 @@ import { prepared, preparedPluck } from './prepared';
  * migration adds it and nothing of it reaches the database file. fts5vocab reads the index only when
  * queried, so a connection may add it before the index exists.
  */
-const withVocabulary = new WeakSet<Db>();
+const readersWithVocabulary = new WeakSet<Db>();
 
-/** Adds the vocabulary to a connection (a read-only one before it is made query-only). */
+/**
+ * Adds the vocabulary to a connection: a read-only one once, before it is made query-only; the
+ * writer each time it is asked (a no-op once there), since a temp table created inside a write
+ * transaction that then rolled back would be gone.
+ */
 export function addFactVocabulary(db: Db): void {
-  if (withVocabulary.has(db)) return;
+  if (readersWithVocabulary.has(db)) return;
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_facts_vocab USING fts5vocab(main, memory_facts_fts, row)');
-  withVocabulary.add(db);
+  if (db.readonly) readersWithVocabulary.add(db);
 }
 
 /** Index terms read at most per prefix: other scopes' words share the range and are skipped. */

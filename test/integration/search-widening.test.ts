@@ -37,6 +37,20 @@ describe('query words widened to the words they begin', () => {
     expect((await recalled(t, asker.id, 'Is PostgreSQL on Kubernetes?'))[0]).toBe('PostgreSQL runs on Kubernetes.');
   });
 
+  it('ranks a widened word below the words typed in full', async () => {
+    const t = res.engine();
+    const writer = await t.run('sessions.create', { projectId: 'app' });
+    await remember(t, writer.id, 'Billing runs on the first of the month.');
+    await remember(t, writer.id, 'Billing emails go out from the billing service.');
+    await remember(t, writer.id, 'Failed billing retries three times.');
+    await remember(t, writer.id, 'The planetarium demo opens at nine.');
+    const asker = await t.run('sessions.create', { projectId: 'app' });
+    // "plan" begins only the rare "planetarium", whose weight alone would outrank "billing".
+    const hits = await searched(t, asker.id, 'plan billing');
+    expect(hits.at(-1)).toBe('The planetarium demo opens at nine.');
+    expect(hits).toHaveLength(4);
+  });
+
   it('takes a word some visible fact holds as typed, and never widens short words or words with digits', async () => {
     const t = res.engine();
     const writer = await t.run('sessions.create', { projectId: 'app' });

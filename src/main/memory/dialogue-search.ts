@@ -3,6 +3,7 @@ import type { SessionScopes } from './scope';
 import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { scopeTag } from '../store/index-tags';
 import { widenDialogueTerms } from './dialogue-widen';
+import { discountWidened, widenedWordsOf, withWidened } from './recall/widen-terms';
 import { STOP_WORDS, rawTokens, termsBySurfaceForm } from '../text/tokenize';
 import { inverseDocumentFrequency, saturation } from '../text/bm25';
 import {
@@ -96,13 +97,14 @@ function bagOf(text: string, forms: TermForms): Bag {
 /** Dialogue turns for a query, best first, at least `CONTEXT_TOP` of them when that many match. */
 export function rankDialogue(db: Db, scopes: SessionScopes, typed: readonly string[]): RankedTurn[] {
   if (typed.length === 0) return [];
-  const { query, candidates } = findWidened(db, dialogueTags(scopes), typed);
+  const { query, candidates, widenedWords } = findWidened(db, dialogueTags(scopes), typed);
   if (candidates.rowids.length === 0) return [];
   const turns = turnsByRowid(db, candidates.rowids);
   const terms = termsBySurfaceForm(query);
   const bags = new Map(turns.map((t) => [t.id, bagOf(t.content, terms)]));
   const averageLength = Math.max(1, [...bags.values()].reduce((n, b) => n + b.length, 0) / Math.max(1, bags.size));
   const weight = termWeights(db, scopes, query, candidates, turns);
+  discountWidened(weight, widenedWords, (t) => (candidates.termHits.get(t) ?? 0) > 0);
   const totalWeight = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
 
   const ownScore = (b: Bag) => {
@@ -155,9 +157,13 @@ function findWidened(db: Db, tags: readonly string[], typed: readonly string[]) 
   const lookup = taggedLookup(DIALOGUE_INDEX, tags);
   const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, typed, DIALOGUE_CANDIDATES);
   const widened = widenDialogueTerms(db, DIALOGUE_INDEX, tags, typed, candidates.termHits);
-  if (!widened) return { query: typed, candidates };
-  const query = [...new Set(typed.map((t) => widened.get(t) ?? t))];
-  return { query, candidates: findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES) };
+  if (!widened) return { query: typed, candidates, widenedWords: new Set<string>() };
+  const query = withWidened(typed, widened);
+  return {
+    query,
+    candidates: findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES),
+    widenedWords: widenedWordsOf(typed, widened),
+  };
 }
 
 const byScore = (a: RankedTurn, b: RankedTurn) =>

@@ -10,7 +10,7 @@ import { citedEvidence } from '../../store/citations';
 import { factToken, quoteToken } from '../../text/fact-index';
 import { finalScore, queryMatcher, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
 import { withPinned } from './pinned';
-import { widenUnmatched, withWidened } from './widen-terms';
+import { discountWidened, widenUnmatched, widenedWordsOf, withWidened } from './widen-terms';
 import { normalizedText } from '../../../shared/whitespace';
 import { candidateRows, storedScopes } from '../../store/recall-candidates';
 import { confidenceOf, kindOf } from '../../store/fact-codes';
@@ -114,7 +114,7 @@ export function searchFacts(
   if (typed.length === 0) return { facts: [], abstained: false, reason: null };
 
   const stored = storedScopes(db, scopes.visible);
-  const { query, sequence, candidates } = findWidened(db, stored, typed, terms.sequence, options.mode);
+  const { query, sequence, candidates, widenedWords } = findWidened(db, stored, typed, terms.sequence, options.mode);
   const rowids = withPinned(
     db,
     candidates.rowids,
@@ -132,6 +132,7 @@ export function searchFacts(
     candidates.termHits,
     documents,
   );
+  discountWidened(weights.weight, widenedWords, (t) => (candidates.termHits.get(t) ?? 0) > 0);
 
   // Every candidate is scored; only the ones returned are built into results.
   const scored: { r: FactRow; m: LexicalMatch; score: number }[] = [];
@@ -171,7 +172,8 @@ function findWidened(
 ) {
   const lookup = scopedLookup(stored);
   const candidates = findCandidates(db, FACT_INDEX, lookup, typed, CANDIDATES);
-  if (mode === 'automatic') return { query: typed, sequence: typedSequence, candidates };
+  const asTyped = { query: typed, sequence: typedSequence, candidates, widenedWords: new Set<string>() };
+  if (mode === 'automatic') return asTyped;
   const widened = widenUnmatched(
     db,
     typed,
@@ -179,12 +181,13 @@ function findWidened(
     stored.map((s) => s.id),
     lookup,
   );
-  if (!widened) return { query: typed, sequence: typedSequence, candidates };
+  if (!widened) return asTyped;
   const query = withWidened(typed, widened);
   return {
     query,
     sequence: typedSequence.map((t) => widened.get(t) ?? t),
     candidates: findCandidates(db, FACT_INDEX, lookup, query, CANDIDATES),
+    widenedWords: widenedWordsOf(typed, widened),
   };
 }
 

@@ -40,3 +40,30 @@ export function widenUnmatched(
 export const withWidened = (terms: readonly string[], widened: ReadonlyMap<string, string>): string[] => [
   ...new Set(terms.map((t) => widened.get(t) ?? t)),
 ];
+
+/** How much of its own weight a widened word keeps: a guess at a word counts less than the word. */
+const WIDENED_WEIGHT = 0.5;
+
+/**
+ * Weighs each widened word at half its own weight, and at most half the lightest typed word that
+ * found something: "plan billing", with "plan" widened to a rare "planetarium", still ranks the
+ * billing facts first, as the person typed "billing" and only began some other word.
+ */
+export function discountWidened(
+  weight: Map<string, number>,
+  widenedWords: ReadonlySet<string>,
+  found: (term: string) => boolean,
+): void {
+  if (widenedWords.size === 0) return;
+  let lightestTyped = Infinity;
+  for (const [term, w] of weight)
+    if (!widenedWords.has(term) && found(term)) lightestTyped = Math.min(lightestTyped, w);
+  for (const word of widenedWords) {
+    const w = weight.get(word);
+    if (w !== undefined) weight.set(word, WIDENED_WEIGHT * Math.min(w, lightestTyped));
+  }
+}
+
+/** The words widening put in the query that were not typed themselves. */
+export const widenedWordsOf = (typed: readonly string[], widened: ReadonlyMap<string, string> | null): Set<string> =>
+  new Set([...(widened?.values() ?? [])].filter((w) => !typed.includes(w)));

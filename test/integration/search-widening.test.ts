@@ -37,6 +37,19 @@ describe('query words widened to the words they begin', () => {
     expect((await recalled(t, asker.id, 'Is PostgreSQL on Kubernetes?'))[0]).toBe('PostgreSQL runs on Kubernetes.');
   });
 
+  it('cuts a word back to the longest word that begins it: deployment finds deploy, in facts and dialogue', async () => {
+    const t = res.engine();
+    const writer = await t.run('sessions.create', { projectId: 'app' });
+    await remember(t, writer.id, 'We deploy with Docker Compose.');
+    await t.run('messages.add', { sessionId: writer.id, role: 'user', content: 'Replicas lag at night.' });
+    const asker = await t.run('sessions.create', { projectId: 'app' });
+    expect(await searched(t, asker.id, 'deployment')).toEqual(['We deploy with Docker Compose.']);
+    const dialogue = await t.run('memory.search', { sessionId: asker.id, query: 'replication', sources: ['dialogue'] });
+    expect(dialogue.results.map((r) => r.snippet)).toEqual(['Replicas lag at night.']);
+    // Never below 60% of the word typed: "dockerization" is not cut back to "docker".
+    expect(await searched(t, asker.id, 'dockerization')).toEqual([]);
+  });
+
   it('ranks a widened word below the words typed in full', async () => {
     const t = res.engine();
     const writer = await t.run('sessions.create', { projectId: 'app' });

@@ -156,7 +156,7 @@ export function rankDialogue(db: Db, scopes: SessionScopes, typed: readonly stri
 function findWidened(db: Db, tags: readonly string[], typed: readonly string[]) {
   const lookup = taggedLookup(DIALOGUE_INDEX, tags);
   const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, typed, DIALOGUE_CANDIDATES);
-  const widened = widenDialogueTerms(db, DIALOGUE_INDEX, tags, typed, candidates.termHits);
+  const widened = widenDialogueTerms(db, DIALOGUE_INDEX, tags, typed, candidates.termHits, lookup);
   if (!widened) return { query: typed, candidates, widenedWords: new Set<string>() };
   const query = withWidened(typed, widened);
   return {

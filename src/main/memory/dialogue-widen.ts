@@ -1,7 +1,8 @@
 import type { Db } from '../store/db';
 import { turnsByRowid } from '../store/dialogue-queries';
 import { normalizeToken, rawTokens } from '../text/tokenize';
-import { indexRows, taggedPrefixMatch, type TaggedIndex } from './recall/fts';
+import { indexRows, taggedPrefixMatch, type TaggedIndex, type TermLookup } from './recall/fts';
+import { longestHeldBeginning } from './recall/widen-terms';
 
 /** Query words shorter than this are never widened: a short prefix begins too many words. */
 const MIN_PREFIX_LENGTH = 4;
@@ -11,7 +12,8 @@ const TURNS_READ = 60;
 /**
  * The dialogue's counterpart of recall/widen-terms.ts: each query word no turn the session may
  * read holds, mapped to the word it begins that those turns hold most often ("postgres" finds
- * "PostgreSQL"). The index holds the turns' words as written, so one prefix query confined to the
+ * "PostgreSQL"), else to the longest word that begins it and some turn holds ("deployment"
+ * finds "deploy"). The index holds the turns' words as written, so one prefix query confined to the
  * session's tags finds them; the word is chosen from the newest matching turns' text, so only
  * what the session may read is ever looked at. Words with digits are taken as typed.
  */
@@ -21,16 +23,22 @@ export function widenDialogueTerms(
   tags: readonly string[],
   query: readonly string[],
   rowsPerTerm: ReadonlyMap<string, number>,
+  lookup: TermLookup,
 ): Map<string, string> | null {
   let widened: Map<string, string> | null = null;
   for (const term of query) {
     if (rowsPerTerm.get(term) !== 0 || term.length < MIN_PREFIX_LENGTH || /\d/.test(term)) continue;
     const match = taggedPrefixMatch(index, tags, term);
     if (match === null) return null;
-    const word = commonestWordBeginning(
-      term,
-      turnsByRowid(db, indexRows(db, index, match, TURNS_READ)).map((t) => t.content),
-    );
+    const word =
+      commonestWordBeginning(
+        term,
+        turnsByRowid(db, indexRows(db, index, match, TURNS_READ)).map((t) => t.content),
+      ) ??
+      longestHeldBeginning(term, (w) => {
+        const held = lookup(w);
+        return held !== null && indexRows(db, index, held, 1).length > 0;
+      });
     if (word !== null && word !== term && !query.includes(word)) (widened ??= new Map()).set(term, word);
   }
   return widened;

@@ -8,12 +8,16 @@ const MIN_PREFIX_LENGTH = 4;
 /** Words tried per query word, commonest first, until one is held by a standing fact. */
 const WORDS_TRIED = 3;
 
+/** A word cut back to one it begins keeps at least this share of its letters ("deployment", "deploy"). */
+const SHORTEST_SHARE = 0.6;
+
 /**
  * For an explicit search: the query words no visible fact holds, each mapped to the word it
  * begins that the most visible facts hold ("postgres" finds "PostgreSQL", "deploy" finds
- * "deployment", "auth" finds "authentication"). A word some fact holds is never widened, so a search whose words all match
- * is unchanged (and costs nothing more); words with digits (versions, ports, ids) are taken as
- * typed.
+ * "deployment", "auth" finds "authentication"), else to the longest word that begins it
+ * ("deployment" finds "deploy", "replication" finds "replica"). A word some fact holds is never
+ * widened, so a search whose words all match is unchanged (and costs nothing more); words with
+ * digits (versions, ports, ids) are taken as typed.
  */
 export function widenUnmatched(
   db: Db,
@@ -25,15 +29,30 @@ export function widenUnmatched(
   let widened: Map<string, string> | null = null;
   for (const term of query) {
     if (rowsPerTerm.get(term) !== 0 || term.length < MIN_PREFIX_LENGTH || /\d/.test(term)) continue;
-    const best = wordsStartingWith(db, term, scopeIds)
+    const held = (word: string) => {
+      const match = lookup(word);
+      return match !== null && findsStandingFact(db, match);
+    };
+    const longer = wordsStartingWith(db, term, scopeIds)
       .slice(0, WORDS_TRIED)
-      .find(({ word }) => {
-        const match = lookup(word);
-        return match !== null && findsStandingFact(db, match);
-      });
-    if (best) (widened ??= new Map()).set(term, best.word);
+      .find(({ word }) => held(word))?.word;
+    const word = longer ?? longestHeldBeginning(term, held);
+    if (word) (widened ??= new Map()).set(term, word);
   }
   return widened;
+}
+
+/**
+ * The longest word that begins `term` and is held (by a fact, by a turn), of at least four letters
+ * and SHORTEST_SHARE of the term's: a word typed with a suffix the texts do not use.
+ */
+export function longestHeldBeginning(term: string, held: (word: string) => boolean): string | null {
+  const shortest = Math.max(MIN_PREFIX_LENGTH, Math.ceil(term.length * SHORTEST_SHARE));
+  for (let length = term.length - 1; length >= shortest; length--) {
+    const word = term.slice(0, length);
+    if (held(word)) return word;
+  }
+  return null;
 }
 
 /** The terms with each widened word in place of the one it replaces, each once. */

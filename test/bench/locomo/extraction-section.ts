@@ -17,6 +17,7 @@ import { defaultSettings } from '../../../src/main/settings';
 import { tempHome } from '../../helpers/home';
 import { goldUserTurns, loadConversation, sessionsOf, turnText, type LocomoSample, type RunCommand } from './dataset';
 import { combine, formatFigures, measureConversation, type ExtractionFigures } from './extraction';
+import { addFactRecall, emptyFactRecall, formatFactRecall, measureFactRecall } from './fact-recall';
 
 export const TARGETS = { precision: 0.9, coverage: 0.2, userScopeJunk: 0 } as const;
 
@@ -30,7 +31,10 @@ export async function measureSample(sample: LocomoSample): Promise<ExtractionFig
   try {
     const run: RunCommand = (name, input) => dispatch(engine, name, input, OWNER);
     const loaded = await loadConversation(run, sample);
-    return await measureConversation({ sample, loaded, run });
+    const figures = await measureConversation({ sample, loaded, run });
+    const cited = new Set(figures.facts.map((f) => f.diaId).filter((d): d is string => d !== null));
+    figures.recall = await measureFactRecall({ sample, loaded, run }, cited);
+    return figures;
   } finally {
     await engine.close();
     home.cleanup();
@@ -150,6 +154,8 @@ export async function runExtractionSection(
   const overall = combine('overall', rows);
   console.log(`  ${formatFigures(overall)}`);
   console.log(`  ${worstCase(rows)}`);
+  const recall = rows.reduce((sum, r) => (r.recall ? addFactRecall(sum, r.recall) : sum), emptyFactRecall());
+  console.log(`  the facts on the questions: ${formatFactRecall(recall)}`);
   console.log(`  ${await ruleThroughput(samples)}`);
   console.log(
     `  targets (precision >= ${TARGETS.precision.toFixed(2)}, coverage >= ${TARGETS.coverage.toFixed(2)}, no user-scope junk): ` +

@@ -9,6 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { goldUserTurns, type LoadedConversation, type LocomoSample, type RunCommand } from './dataset';
+import type { FactRecallFigures } from './fact-recall';
 
 export interface ConversationForExtraction {
   sample: LocomoSample;
@@ -48,6 +49,8 @@ export interface ExtractionFigures {
   facts: StoredFactSample[];
   /** Gold turns no fact cites. */
   missed: string[];
+  /** What the facts give back on the conversation's questions (see fact-recall.ts), when measured. */
+  recall?: FactRecallFigures;
 }
 
 export interface ExtractionReport {

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
-import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
+import { findCandidates, mergeCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { scopeTag } from '../store/index-tags';
 import { widenDialogueTerms } from './dialogue-widen';
 import { discountWidened, widenedWordsOf, withWidened } from './recall/widen-terms';
@@ -150,19 +150,22 @@ export function rankDialogue(db: Db, scopes: SessionScopes, typed: readonly stri
 }
 
 /**
- * The candidates of the typed terms; when a term finds none, the candidates again with it widened
- * to the word it begins in the turns the session may read (see dialogue-widen.ts).
+ * The candidates of the typed terms; when a term finds none, those of the word it is widened to in
+ * the turns the session may read (see dialogue-widen.ts) are added.
  */
 function findWidened(db: Db, tags: readonly string[], typed: readonly string[]) {
   const lookup = taggedLookup(DIALOGUE_INDEX, tags);
   const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, typed, DIALOGUE_CANDIDATES);
   const widened = widenDialogueTerms(db, DIALOGUE_INDEX, tags, typed, candidates.termHits, lookup);
   if (!widened) return { query: typed, candidates, widenedWords: new Set<string>() };
-  const query = withWidened(typed, widened);
+  const widenedWords = widenedWordsOf(typed, widened);
   return {
-    query,
-    candidates: findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES),
-    widenedWords: widenedWordsOf(typed, widened),
+    query: withWidened(typed, widened),
+    candidates: mergeCandidates(
+      candidates,
+      findCandidates(db, DIALOGUE_INDEX, lookup, [...widenedWords], DIALOGUE_CANDIDATES),
+    ),
+    widenedWords,
   };
 }
 

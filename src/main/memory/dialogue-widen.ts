@@ -1,13 +1,13 @@
 import type { Db } from '../store/db';
 import { turnsByRowid } from '../store/dialogue-queries';
 import { normalizeToken, rawTokens } from '../text/tokenize';
-import { indexRows, taggedPrefixMatch, type TaggedIndex, type TermLookup } from './recall/fts';
+import { anyOf, indexRows, taggedPrefixMatch, type TaggedIndex, type TermLookup } from './recall/fts';
 import { longestHeldBeginning } from './recall/widen-terms';
 
 /** Query words shorter than this are never widened: a short prefix begins too many words. */
 const MIN_PREFIX_LENGTH = 4;
-/** The newest turns read for the words a prefix begins. */
-const TURNS_READ = 60;
+/** The newest turns read for the words a prefix begins: enough to see which is said most. */
+const TURNS_READ = 20;
 
 /**
  * The dialogue's counterpart of recall/widen-terms.ts: each query word no turn the session may
@@ -35,8 +35,8 @@ export function widenDialogueTerms(
         term,
         turnsByRowid(db, indexRows(db, index, match, TURNS_READ)).map((t) => t.content),
       ) ??
-      longestHeldBeginning(term, (w) => {
-        const held = lookup(w);
+      longestHeldBeginning(term, (words) => {
+        const held = anyOf(words.map(lookup));
         return held !== null && indexRows(db, index, held, 1).length > 0;
       });
     if (word !== null && word !== term && !query.includes(word)) (widened ??= new Map()).set(term, word);

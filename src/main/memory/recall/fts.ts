@@ -146,3 +146,25 @@ export function findCandidates(
   }
   return result;
 }
+
+/**
+ * `more`'s candidates added to `into`'s (rows not already in, after them), with their terms'
+ * counts and rows: the words a search added after its first lookups, without looking the first
+ * ones up again.
+ */
+export function mergeCandidates(into: Candidates, more: Candidates): Candidates {
+  const seen = new Set(into.rowids);
+  return {
+    rowids: [...into.rowids, ...more.rowids.filter((r) => !seen.has(r))],
+    termHits: new Map([...into.termHits, ...more.termHits]),
+    termRows: new Map([...into.termRows, ...more.termRows]),
+    complete: new Set([...into.complete, ...more.complete]),
+    perTermCap: into.perTermCap,
+  };
+}
+
+/** One query matching what any of the queries matches (each lookup's query in parentheses). */
+export const anyOf = (matches: readonly (string | null)[]): string | null => {
+  const present = matches.filter((m): m is string => m !== null);
+  return present.length ? present.map((m) => `(${m})`).join(' OR ') : null;
+};

@@ -5,7 +5,7 @@ import { ownerOf, type SessionScopes } from '../scope';
 import { sessionPlacement } from '../../store/sessions';
 import { evidenceRef } from '../citations';
 import { FILLER_WORDS, queryTerms } from '../../text/tokenize';
-import { findCandidates, type CandidateIndex, type TermLookup } from './fts';
+import { findCandidates, mergeCandidates, type CandidateIndex, type TermLookup } from './fts';
 import { citedEvidence } from '../../store/citations';
 import { factToken, quoteToken } from '../../text/fact-index';
 import { finalScore, queryMatcher, lexicalScore, termWeights, type LexicalMatch, type TermWeights } from './rank';
@@ -158,9 +158,8 @@ export function searchFacts(
 }
 
 /**
- * The candidates of the typed terms; in an explicit search, when a term finds none, the
- * candidates again with it widened to the visible word it begins (see widen-terms.ts), and the
- * terms as widened. Automatic recall puts facts in front of the model unasked, so it ranks only
+ * The candidates of the typed terms; in an explicit search, when a term finds none, those of the
+ * visible word it is widened to (see widen-terms.ts) are added, and the terms are as widened. Automatic recall puts facts in front of the model unasked, so it ranks only
  * the words as typed (folded): a guess at what a word meant is for a search someone asked for.
  */
 function findWidened(
@@ -182,12 +181,12 @@ function findWidened(
     lookup,
   );
   if (!widened) return asTyped;
-  const query = withWidened(typed, widened);
+  const widenedWords = widenedWordsOf(typed, widened);
   return {
-    query,
+    query: withWidened(typed, widened),
     sequence: typedSequence.map((t) => widened.get(t) ?? t),
-    candidates: findCandidates(db, FACT_INDEX, lookup, query, CANDIDATES),
-    widenedWords: widenedWordsOf(typed, widened),
+    candidates: mergeCandidates(candidates, findCandidates(db, FACT_INDEX, lookup, [...widenedWords], CANDIDATES)),
+    widenedWords,
   };
 }
 

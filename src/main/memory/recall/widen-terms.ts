@@ -1,6 +1,6 @@
 import type { Db } from '../../store/db';
 import { findsStandingFact, wordsStartingWith } from '../../store/fact-vocabulary';
-import type { TermLookup } from './fts';
+import { anyOf, type TermLookup } from './fts';
 
 /** Query words shorter than this are never widened: a short prefix begins too many words. */
 const MIN_PREFIX_LENGTH = 4;
@@ -29,13 +29,13 @@ export function widenUnmatched(
   let widened: Map<string, string> | null = null;
   for (const term of query) {
     if (rowsPerTerm.get(term) !== 0 || term.length < MIN_PREFIX_LENGTH || /\d/.test(term)) continue;
-    const held = (word: string) => {
-      const match = lookup(word);
+    const held = (words: readonly string[]) => {
+      const match = anyOf(words.map(lookup));
       return match !== null && findsStandingFact(db, match);
     };
     const longer = wordsStartingWith(db, term, scopeIds)
       .slice(0, WORDS_TRIED)
-      .find(({ word }) => held(word))?.word;
+      .find(({ word }) => held([word]))?.word;
     const word = longer ?? longestHeldBeginning(term, held);
     if (word) (widened ??= new Map()).set(term, word);
   }
@@ -43,16 +43,17 @@ export function widenUnmatched(
 }
 
 /**
- * The longest word that begins `term` and is held (by a fact, by a turn), of at least four letters
- * and SHORTEST_SHARE of the term's: a word typed with a suffix the texts do not use.
+ * The longest word that begins `term` and is held (by a fact, by a turn; `held` answers for a list
+ * of words at once), of at least four letters and SHORTEST_SHARE of the term's: a word typed with a
+ * suffix the texts do not use.
  */
-export function longestHeldBeginning(term: string, held: (word: string) => boolean): string | null {
+export function longestHeldBeginning(term: string, held: (words: readonly string[]) => boolean): string | null {
   const shortest = Math.max(MIN_PREFIX_LENGTH, Math.ceil(term.length * SHORTEST_SHARE));
-  for (let length = term.length - 1; length >= shortest; length--) {
-    const word = term.slice(0, length);
-    if (held(word)) return word;
-  }
-  return null;
+  const words: string[] = [];
+  for (let length = term.length - 1; length >= shortest; length--) words.push(term.slice(0, length));
+  // One lookup of them all first: most words have no shorter word at all.
+  if (words.length === 0 || !held(words)) return null;
+  return words.find((word) => held([word])) ?? null;
 }
 
 /** The terms with each widened word in place of the one it replaces, each once. */

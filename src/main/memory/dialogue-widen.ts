@@ -2,7 +2,7 @@ import type { Db } from '../store/db';
 import { turnsByRowid } from '../store/dialogue-queries';
 import { normalizeToken, rawTokens } from '../text/tokenize';
 import { anyOf, indexRows, taggedPrefixMatch, type TaggedIndex, type TermLookup } from './recall/fts';
-import { longestHeldBeginning } from './recall/widen-terms';
+import { beginningsOf } from './recall/widen-terms';
 
 /** Query words shorter than this are never widened: a short prefix begins too many words. */
 const MIN_PREFIX_LENGTH = 4;
@@ -30,18 +30,29 @@ export function widenDialogueTerms(
     if (rowsPerTerm.get(term) !== 0 || term.length < MIN_PREFIX_LENGTH || /\d/.test(term)) continue;
     const match = taggedPrefixMatch(index, tags, term);
     if (match === null) return null;
+    const textsMatching = (m: string) => turnsByRowid(db, indexRows(db, index, m, TURNS_READ)).map((t) => t.content);
     const word =
-      commonestWordBeginning(
-        term,
-        turnsByRowid(db, indexRows(db, index, match, TURNS_READ)).map((t) => t.content),
-      ) ??
-      longestHeldBeginning(term, (words) => {
-        const held = anyOf(words.map(lookup));
-        return held !== null && indexRows(db, index, held, 1).length > 0;
-      });
+      commonestWordBeginning(term, textsMatching(match)) ?? longestBeginningSaid(term, lookup, textsMatching);
     if (word !== null && word !== term && !query.includes(word)) (widened ??= new Map()).set(term, word);
   }
   return widened;
+}
+
+/**
+ * The longest word `term` may be cut back to (see widen-terms.ts) that the newest turns holding
+ * any of them say: one lookup and one read, where asking for each word in turn would cost a
+ * lookup (and an intersection with the session's tags) per word.
+ */
+function longestBeginningSaid(
+  term: string,
+  lookup: TermLookup,
+  textsMatching: (match: string) => string[],
+): string | null {
+  const words = beginningsOf(term);
+  const match = anyOf(words.map(lookup));
+  if (match === null) return null;
+  const said = new Set(textsMatching(match).flatMap((text) => rawTokens(text).map(normalizeToken)));
+  return words.find((w) => said.has(w)) ?? null;
 }
 
 /** The folded word beginning with `prefix` (and longer) that the texts hold most often. */

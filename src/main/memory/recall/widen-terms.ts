@@ -48,12 +48,18 @@ export function widenUnmatched(
  * suffix the texts do not use.
  */
 export function longestHeldBeginning(term: string, held: (words: readonly string[]) => boolean): string | null {
-  const shortest = Math.max(MIN_PREFIX_LENGTH, Math.ceil(term.length * SHORTEST_SHARE));
-  const words: string[] = [];
-  for (let length = term.length - 1; length >= shortest; length--) words.push(term.slice(0, length));
+  const words = beginningsOf(term);
   // One lookup of them all first: most words have no shorter word at all.
   if (words.length === 0 || !held(words)) return null;
   return words.find((word) => held([word])) ?? null;
+}
+
+/** The words `term` may be cut back to, longest first: four letters and SHORTEST_SHARE of it at least. */
+export function beginningsOf(term: string): string[] {
+  const shortest = Math.max(MIN_PREFIX_LENGTH, Math.ceil(term.length * SHORTEST_SHARE));
+  const words: string[] = [];
+  for (let length = term.length - 1; length >= shortest; length--) words.push(term.slice(0, length));
+  return words;
 }
 
 /** The terms with each widened word in place of the one it replaces, each once. */

@@ -1,10 +1,9 @@
 /**
- * Widening bench: what a search costs when one of its words is held by nothing visible and is
- * widened to the word it begins (memory/recall/widen-terms.ts for facts, memory/dialogue-widen.ts
- * for dialogue), beside the same search with the whole word typed (the baseline: what finding the
- * same facts or turns costs without widening), at 1k, 10k and 100k facts of the agent bench's
- * data and as many dialogue turns (each fact's text also said as a turn in its session), in
- * process on one connection. `npm run bench -- widen`. Prints figures; asserts nothing.
+ * Widening bench: what a fact search costs when one of its words is held by no visible fact and is
+ * widened to the word it begins or cut back to one that begins it (memory/recall/widen-terms.ts),
+ * beside the same search with the whole word typed (the baseline: what finding the same facts
+ * costs without widening), at 1k, 10k and 100k facts of the agent bench's data, in process on one
+ * connection. `npm run bench -- widen`. Prints figures; asserts nothing.
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -37,7 +36,6 @@ async function main() {
       const facts = Array.from({ length: BATCH }, () => data.fact());
       if (sessionId === asker) visible.push(...facts.map((f) => f.text));
       await t.run('facts.addBatch', { sessionId, facts });
-      for (const f of facts) await t.run('messages.add', { sessionId, role: 'user', content: f.text });
     }
     // A query of words the session's facts hold, with one more word the facts hold (the baseline),
     // that word cut short to a prefix no fact holds as a word (a cut that is itself a word is
@@ -61,13 +59,13 @@ async function main() {
         suffixed.push(`${query} ${word}ment`);
       }
     }
-    const time = (queries: string[], source: 'facts' | 'dialogue') =>
+    const time = (queries: string[], source: 'facts') =>
       queries.map((query) => {
         const t0 = performance.now();
         searchPart(t.engine.db, path.join(t.home, 'wiki'), { sessionId: asker, query, limit: 8, sources: [source] });
         return performance.now() - t0;
       });
-    for (const source of ['facts', 'dialogue'] as const) {
+    for (const source of ['facts'] as const) {
       const base: number[] = [];
       const widened: number[] = [];
       const cutBack: number[] = [];

@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testResources, type TestEngine } from '../helpers/home';
 
 /**
- * In memory_search, a query word nothing visible holds is widened to the visible word it begins:
- * "postgres" finds "PostgreSQL", in facts and in dialogue. Only the asking session's scopes are
- * read, and a word something visible holds is taken as typed.
+ * In memory_search's facts, a query word no visible fact holds is widened to the visible word it
+ * begins ("postgres" finds "PostgreSQL") or cut back to one that begins it ("deployment" finds
+ * "deploy"). Only the asking session's scopes are read, and a word some visible fact holds is
+ * taken as typed.
  */
 describe('query words widened to the words they begin', () => {
   const res = testResources();
@@ -37,15 +38,14 @@ describe('query words widened to the words they begin', () => {
     expect((await recalled(t, asker.id, 'Is PostgreSQL on Kubernetes?'))[0]).toBe('PostgreSQL runs on Kubernetes.');
   });
 
-  it('cuts a word back to the longest word that begins it: deployment finds deploy, in facts and dialogue', async () => {
+  it('cuts a word back to the longest word that begins it: deployment finds deploy', async () => {
     const t = res.engine();
     const writer = await t.run('sessions.create', { projectId: 'app' });
     await remember(t, writer.id, 'We deploy with Docker Compose.');
-    await t.run('messages.add', { sessionId: writer.id, role: 'user', content: 'Replicas lag at night.' });
+    await remember(t, writer.id, 'Replicas lag at night.');
     const asker = await t.run('sessions.create', { projectId: 'app' });
     expect(await searched(t, asker.id, 'deployment')).toEqual(['We deploy with Docker Compose.']);
-    const dialogue = await t.run('memory.search', { sessionId: asker.id, query: 'replication', sources: ['dialogue'] });
-    expect(dialogue.results.map((r) => r.snippet)).toEqual(['Replicas lag at night.']);
+    expect(await searched(t, asker.id, 'replication')).toEqual(['Replicas lag at night.']);
     // Never below 60% of the word typed: "dockerization" is not cut back to "docker".
     expect(await searched(t, asker.id, 'dockerization')).toEqual([]);
   });
@@ -88,26 +88,6 @@ describe('query words widened to the words they begin', () => {
     // "postgresx" is the commoner word in the store, but not in this project.
     expect(await searched(t, asker.id, 'postgres')).toEqual(['The database is PostgreSQL 16.']);
     expect(await searched(t, asker.id, 'kube')).toEqual([]);
-  });
-
-  it("widens in the dialogue the session may read, and never to another project's words", async () => {
-    const t = res.engine();
-    const said = await t.run('sessions.create', { projectId: 'app' });
-    const add = (sessionId: string, content: string) => t.run('messages.add', { sessionId, role: 'user', content });
-    await add(said.id, 'We moved the orders table to PostgreSQL last week.');
-    await add(said.id, 'The replica lags at night.');
-    const other = await t.run('sessions.create', { projectId: 'other' });
-    for (let i = 0; i < 3; i++) await add(other.id, `Postgresx shard ${i} is full.`);
-    await add(other.id, 'Kubernetes restarts the workers.');
-    const asker = await t.run('sessions.create', { projectId: 'app' });
-    const dialogue = async (query: string) =>
-      (await t.run('memory.search', { sessionId: asker.id, query, sources: ['dialogue'] })).results.map(
-        (r) => r.snippet,
-      );
-    // (A turn's neighbour may follow it in the results: an answer often holds none of the words.)
-    expect((await dialogue('postgres orders'))[0]).toBe('We moved the orders table to PostgreSQL last week.');
-    expect((await dialogue('postgres'))[0]).toBe('We moved the orders table to PostgreSQL last week.');
-    expect(await dialogue('kube')).toEqual([]);
   });
 
   it('forgets with the fact: a forgotten word is no longer a widening', async () => {

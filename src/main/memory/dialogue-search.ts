@@ -1,9 +1,7 @@
 import type { Db } from '../store/db';
 import type { SessionScopes } from './scope';
-import { findCandidates, mergeCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
+import { findCandidates, taggedLookup, type Candidates, type TaggedIndex } from './recall/fts';
 import { scopeTag } from '../store/index-tags';
-import { widenDialogueTerms } from './dialogue-widen';
-import { discountWidened, widenedWordsOf, withWidened } from './recall/widen-terms';
 import { STOP_WORDS, rawTokens, termsBySurfaceForm } from '../text/tokenize';
 import { inverseDocumentFrequency, saturation } from '../text/bm25';
 import {
@@ -95,16 +93,16 @@ function bagOf(text: string, forms: TermForms): Bag {
 }
 
 /** Dialogue turns for a query, best first, at least `CONTEXT_TOP` of them when that many match. */
-export function rankDialogue(db: Db, scopes: SessionScopes, typed: readonly string[]): RankedTurn[] {
-  if (typed.length === 0) return [];
-  const { query, candidates, widenedWords } = findWidened(db, dialogueTags(scopes), typed);
+export function rankDialogue(db: Db, scopes: SessionScopes, query: readonly string[]): RankedTurn[] {
+  if (query.length === 0) return [];
+  const lookup = taggedLookup(DIALOGUE_INDEX, dialogueTags(scopes));
+  const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, query, DIALOGUE_CANDIDATES);
   if (candidates.rowids.length === 0) return [];
   const turns = turnsByRowid(db, candidates.rowids);
   const terms = termsBySurfaceForm(query);
   const bags = new Map(turns.map((t) => [t.id, bagOf(t.content, terms)]));
   const averageLength = Math.max(1, [...bags.values()].reduce((n, b) => n + b.length, 0) / Math.max(1, bags.size));
   const weight = termWeights(db, scopes, query, candidates, turns);
-  discountWidened(weight, widenedWords, (t) => (candidates.termHits.get(t) ?? 0) > 0);
   const totalWeight = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
 
   const ownScore = (b: Bag) => {
@@ -147,26 +145,6 @@ export function rankDialogue(db: Db, scopes: SessionScopes, typed: readonly stri
     if (score > 0) ranked.push({ turn, score: score * (1 + held / totalWeight) });
   }
   return ranked.sort(byScore);
-}
-
-/**
- * The candidates of the typed terms; when a term finds none, those of the word it is widened to in
- * the turns the session may read (see dialogue-widen.ts) are added.
- */
-function findWidened(db: Db, tags: readonly string[], typed: readonly string[]) {
-  const lookup = taggedLookup(DIALOGUE_INDEX, tags);
-  const candidates = findCandidates(db, DIALOGUE_INDEX, lookup, typed, DIALOGUE_CANDIDATES);
-  const widened = widenDialogueTerms(db, DIALOGUE_INDEX, tags, typed, candidates.termHits, lookup);
-  if (!widened) return { query: typed, candidates, widenedWords: new Set<string>() };
-  const widenedWords = widenedWordsOf(typed, widened);
-  return {
-    query: withWidened(typed, widened),
-    candidates: mergeCandidates(
-      candidates,
-      findCandidates(db, DIALOGUE_INDEX, lookup, [...widenedWords], DIALOGUE_CANDIDATES),
-    ),
-    widenedWords,
-  };
 }
 
 const byScore = (a: RankedTurn, b: RankedTurn) =>

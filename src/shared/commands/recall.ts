@@ -73,7 +73,7 @@ export const recallCommands = {
   }),
   'memory.search': defineCommand({
     description:
-      'memory_search: scoped facts, the legacy Markdown wiki pages and scoped dialogue evidence, ranked, with source type, citation and snippet. A word nothing visible holds matches the word it begins (postgres finds PostgreSQL).',
+      'memory_search: scoped facts, the legacy Markdown wiki pages and scoped dialogue evidence, ranked, with source type, citation and snippet. In facts, a word no visible fact holds matches the word it begins or one that begins it (postgres finds PostgreSQL, deployment finds deploy).',
     mutates: false,
     input: () =>
       z

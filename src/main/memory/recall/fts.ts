@@ -37,12 +37,6 @@ export interface TaggedIndex extends CandidateIndex {
 /** The FTS5 query of one term, or null when the term cannot match (nothing to look up). */
 export type TermLookup = (term: string) => string | null;
 
-/** `tags:(the caller's tags) AND text:(any word beginning with the prefix)`, or null with no tags. */
-export function taggedPrefixMatch(index: TaggedIndex, tags: readonly string[], prefix: string): string | null {
-  if (tags.length === 0) return null;
-  return `${index.tagColumn} : (${tags.map(quote).join(' OR ')}) AND ${index.textColumn} : ${quote(prefix)}*`;
-}
-
 /** `tags:(the caller's tags) AND text:(every surface form of the term)`. */
 export function taggedLookup(index: TaggedIndex, tags: readonly string[]): TermLookup {
   if (tags.length === 0) return () => null;
@@ -84,7 +78,7 @@ type Lookup = { term: string; rows: number[]; reach: number };
  * Up to `cap` rowids matching `match`, newest first; with `olderThan`, only rows past that one (a
  * deep read goes on from where a capped lookup stopped: FTS5 seeks to a rowid bound).
  */
-export function indexRows(db: Db, index: CandidateIndex, match: string, cap: number, olderThan?: number): number[] {
+function indexRows(db: Db, index: CandidateIndex, match: string, cap: number, olderThan?: number): number[] {
   const where = olderThan === undefined ? '' : `AND rowid ${index.newestFirst === 'DESC' ? '<' : '>'} ?`;
   const sql = `SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ? ${where}
      ORDER BY rowid ${index.newestFirst} LIMIT ${cap}`;

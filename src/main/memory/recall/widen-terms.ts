@@ -43,11 +43,11 @@ export function widenUnmatched(
 }
 
 /**
- * The longest word that begins `term` and is held (by a fact, by a turn; `held` answers for a list
- * of words at once), of at least four letters and SHORTEST_SHARE of the term's: a word typed with a
- * suffix the texts do not use.
+ * The longest word that begins `term` and a visible fact holds (`held` answers for a list of words
+ * at once), of at least four letters and SHORTEST_SHARE of the term's: a word typed with a suffix
+ * the facts do not use.
  */
-export function longestHeldBeginning(term: string, held: (words: readonly string[]) => boolean): string | null {
+function longestHeldBeginning(term: string, held: (words: readonly string[]) => boolean): string | null {
   const words = beginningsOf(term);
   // One lookup of them all first: most words have no shorter word at all.
   if (words.length === 0 || !held(words)) return null;
@@ -55,7 +55,7 @@ export function longestHeldBeginning(term: string, held: (words: readonly string
 }
 
 /** The words `term` may be cut back to, longest first: four letters and SHORTEST_SHARE of it at least. */
-export function beginningsOf(term: string): string[] {
+function beginningsOf(term: string): string[] {
   const shortest = Math.max(MIN_PREFIX_LENGTH, Math.ceil(term.length * SHORTEST_SHARE));
   const words: string[] = [];
   for (let length = term.length - 1; length >= shortest; length--) words.push(term.slice(0, length));

@@ -159,8 +159,9 @@ export function searchFacts(
 
 /**
  * The candidates of the typed terms; in an explicit search, when a term finds none, those of the
- * visible word it is widened to (see widen-terms.ts) are added, and the terms are as widened. Automatic recall puts facts in front of the model unasked, so it ranks only
- * the words as typed (folded): a guess at what a word meant is for a search someone asked for.
+ * visible word it is widened to (see widen-terms.ts) are added, and the terms are as widened.
+ * Automatic recall puts facts in front of the model unasked, so it ranks only the words as typed
+ * (folded): a guess at what a word meant is for a search someone asked for.
  */
 function findWidened(
   db: Db,

@@ -26,13 +26,13 @@ export function widenUnmatched(
   scopeIds: readonly number[],
   lookup: TermLookup,
 ): Map<string, string> | null {
+  const held = (words: readonly string[]) => {
+    const match = anyOf(words.map(lookup));
+    return match !== null && findsStandingFact(db, match);
+  };
   let widened: Map<string, string> | null = null;
   for (const term of query) {
     if (rowsPerTerm.get(term) !== 0 || term.length < MIN_PREFIX_LENGTH || /\d/.test(term)) continue;
-    const held = (words: readonly string[]) => {
-      const match = anyOf(words.map(lookup));
-      return match !== null && findsStandingFact(db, match);
-    };
     const longer = wordsStartingWith(db, term, scopeIds)
       .slice(0, WORDS_TRIED)
       .find(({ word }) => held([word]))?.word;
